@@ -1,0 +1,174 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Figure geometry. A 16:9-ish figure of 18 cm fits an A4 page and a laptop
+// browser; the legend sits in a strip to the right of the axes, so it never
+// hides data.
+const (
+	DefaultWidth  = 18 * vg.Centimeter // figure width
+	DefaultHeight = 10 * vg.Centimeter // figure height
+	// PNGDPI is the PNG resolution: 150 dpi keeps 10 pt tick labels legible
+	// when the image is viewed at 100 % (an 18 cm figure is 1063 px wide).
+	PNGDPI = 150
+	// legendGap separates the axes from the legend strip and the strip from
+	// the figure's right edge.
+	legendGap = 6 * vg.Millimeter
+	// legendTop lowers the legend strip below the title line.
+	legendTop = 9 * vg.Millimeter
+	// maxNameLen bounds a derived file stem.
+	maxNameLen = 60
+)
+
+// Figure is one chart: a gonum plot with its legend kept apart so that the
+// renderer can place it beside the axes. Build one with a constructor of this
+// package (ThroughputInflation, DelayThroughput, TimeSeries, QueueOverTime,
+// PhasePlot, SlotPlot); render it with SVG or PNG, or put it in a Report.
+type Figure struct {
+	Name    string // file stem for Write (derived from the title; may be changed)
+	Caption string // text under the figure in the HTML report
+	Width   vg.Length
+	Height  vg.Length
+
+	plot        *plot.Plot
+	legend      plot.Legend
+	legendNames []string
+}
+
+// newFigure returns a figure with title, axis labels and a light grid.
+func newFigure(title, xLabel, yLabel string) *Figure {
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.Padding = vg.Points(6)
+	p.X.Label.Text = xLabel
+	p.Y.Label.Text = yLabel
+	g := plotter.NewGrid()
+	g.Vertical.Color = color.Gray{Y: 0xdd}
+	g.Horizontal.Color = color.Gray{Y: 0xdd}
+	p.Add(g)
+	lg := plot.NewLegend()
+	lg.Top = true
+	lg.Left = true
+	lg.TextStyle.Font.Size = vg.Points(10)
+	return &Figure{Name: slug(title), Width: DefaultWidth, Height: DefaultHeight, plot: p, legend: lg}
+}
+
+// Plot gives access to the underlying gonum plot, e.g. to fix an axis range.
+func (f *Figure) Plot() *plot.Plot { return f.plot }
+
+// Title is the figure's title.
+func (f *Figure) Title() string { return f.plot.Title.Text }
+
+// LegendEntries is the number of entries in the legend.
+func (f *Figure) LegendEntries() int { return len(f.legendNames) }
+
+// addLegend adds one legend entry.
+func (f *Figure) addLegend(name string, thumbs ...plot.Thumbnailer) {
+	f.legend.Add(name, thumbs...)
+	f.legendNames = append(f.legendNames, name)
+}
+
+// draw paints the figure on c: white background, axes on the left, legend
+// strip on the right.
+func (f *Figure) draw(c draw.Canvas) {
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	lr := f.legend.Rectangle(c)
+	lw := lr.Max.X - lr.Min.X
+	axes := c
+	if lw > 0 {
+		axes = draw.Crop(c, 0, -(lw + 2*legendGap), 0, 0)
+		strip := draw.Crop(c, c.Size().X-lw-legendGap, -legendGap, 0, -legendTop)
+		f.legend.Draw(strip)
+	}
+	f.plot.Draw(axes)
+}
+
+func (f *Figure) size() (vg.Length, vg.Length) {
+	w, h := f.Width, f.Height
+	if w <= 0 {
+		w = DefaultWidth
+	}
+	if h <= 0 {
+		h = DefaultHeight
+	}
+	return w, h
+}
+
+// SVG renders the figure as a standalone SVG document.
+func (f *Figure) SVG() ([]byte, error) {
+	w, h := f.size()
+	c := vgsvg.New(w, h)
+	if err := f.safeDraw(draw.New(c)); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil, fmt.Errorf("figure %s: svg: %w", f.Name, err)
+	}
+	return b.Bytes(), nil
+}
+
+// PNG renders the figure as a PNG image at PNGDPI.
+func (f *Figure) PNG() ([]byte, error) {
+	w, h := f.size()
+	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PNGDPI))
+	if err := f.safeDraw(draw.New(c)); err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&b); err != nil {
+		return nil, fmt.Errorf("figure %s: png: %w", f.Name, err)
+	}
+	return b.Bytes(), nil
+}
+
+// safeDraw turns a panic inside gonum/plot (it panics on, e.g., an empty
+// axis range with a log scale) into an error naming the figure.
+func (f *Figure) safeDraw(c draw.Canvas) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("figure %s: draw: %v", f.Name, r)
+		}
+	}()
+	f.draw(c)
+	return nil
+}
+
+// slug derives a file stem from a title: lower-case letters, digits and
+// single dashes.
+func slug(title string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(title) {
+		ok := (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9')
+		switch {
+		case ok:
+			b.WriteRune(r)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+		if b.Len() >= maxNameLen {
+			break
+		}
+	}
+	s := strings.TrimRight(b.String(), "-")
+	if s == "" {
+		return "figure"
+	}
+	return s
+}
