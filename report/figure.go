@@ -28,6 +28,8 @@ const (
 	legendGap = 6 * vg.Millimeter
 	// legendTop lowers the legend strip below the title line.
 	legendTop = 9 * vg.Millimeter
+	// legendPad separates legend rows (gonum's default 0 lets them touch).
+	legendPad = 3 * vg.Millimeter / 2
 	// maxNameLen bounds a derived file stem.
 	maxNameLen = 60
 )
@@ -62,6 +64,7 @@ func newFigure(title, xLabel, yLabel string) *Figure {
 	lg.Top = true
 	lg.Left = true
 	lg.TextStyle.Font.Size = vg.Points(10)
+	lg.Padding = legendPad
 	return &Figure{Name: slug(title), Width: DefaultWidth, Height: DefaultHeight, plot: p, legend: lg}
 }
 
