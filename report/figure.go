@@ -56,6 +56,8 @@ func newFigure(title, xLabel, yLabel string) *Figure {
 	p.Title.Padding = vg.Points(6)
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = yLabel
+	p.X.Tick.Marker = niceTicker{}
+	p.Y.Tick.Marker = niceTicker{}
 	g := plotter.NewGrid()
 	g.Vertical.Color = color.Gray{Y: 0xdd}
 	g.Horizontal.Color = color.Gray{Y: 0xdd}

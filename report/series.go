@@ -82,6 +82,9 @@ func TimeSeries(title, quantity string, series []Series, opt SeriesOptions) (*Fi
 	if nonNeg {
 		f.plot.Y.Min = 0
 	}
+	if f.plot.X.Min > 0 {
+		f.plot.X.Min = 0 // time axes start at the run's start
+	}
 	return f, nil
 }
 
