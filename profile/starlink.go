@@ -1,0 +1,160 @@
+package profile
+
+import "time"
+
+// StarlinkProfile is the resolved Starlink access-link model: one terminal's
+// downlink (queue on the satellite) and uplink (queue on the terminal), the
+// shared reconfiguration schedule, the PoP limiter and the city's terrestrial
+// leg. Every field is a parameter addressable by its dotted YAML path (e.g.
+// "downlink.queue.limit_packets"); the tags give each one's allowed range.
+// The defaults and their sources are in starlink.yaml.
+type StarlinkProfile struct {
+	Name string `yaml:"-"`
+	City string `yaml:"-"` // "" for the generic seed-001 profile
+
+	TDMA        TDMA        `yaml:"tdma"`
+	Reconfig    Reconfig    `yaml:"reconfig"`
+	Downlink    Access      `yaml:"downlink"`
+	Uplink      Access      `yaml:"uplink"`
+	PoP         PoP         `yaml:"pop"`
+	Terrestrial Terrestrial `yaml:"terrestrial"`
+}
+
+// TDMA is the MAC framing shared by both directions.
+type TDMA struct {
+	// Frame is the MAC frame: packets are served in per-frame batches.
+	Frame time.Duration `yaml:"frame" range:"1us,100ms"`
+}
+
+// Reconfig is the 15 s reconfiguration schedule and what each boundary does
+// beyond the per-direction outage, reset and drift.
+type Reconfig struct {
+	// Period between boundaries; Offset places them within the UTC minute
+	// (boundaries where (epoch + t - offset) mod period == 0).
+	Period   time.Duration `yaml:"period" range:"100ms,1h"`
+	Offset   time.Duration `yaml:"offset" range:"0s,1h"`
+	RTTSteps RTTSteps      `yaml:"rtt_steps"`
+	Spikes   Spikes        `yaml:"spikes"`
+}
+
+// RTTSteps are base-RTT level changes at boundaries (Pan et al.): each
+// boundary moves the path's extra base RTT by a step drawn from ±Magnitudes,
+// kept within [0, MaxExcess]. Half of the RTT step goes to each direction.
+type RTTSteps struct {
+	Enabled    bool            `yaml:"enabled"`
+	Magnitudes []time.Duration `yaml:"magnitudes" range:"0s,1s"`
+	MaxExcess  time.Duration   `yaml:"max_excess" range:"0s,10s"`
+}
+
+// Spikes add extra one-way delay to packets served in the first Head and the
+// last Tail of each slot.
+type Spikes struct {
+	Enabled bool          `yaml:"enabled"`
+	Head    time.Duration `yaml:"head" range:"0s,15s"`
+	Tail    time.Duration `yaml:"tail" range:"0s,15s"`
+	Extra   time.Duration `yaml:"extra" range:"0s,1s"`
+}
+
+// Access is one direction of the access link.
+type Access struct {
+	// BaseOWD is the idle one-way delay excluding the wait for the next TDMA
+	// frame (the idle minimum; the idle mean is BaseOWD + Frame/2).
+	BaseOWD time.Duration `yaml:"base_owd" range:"0s,1s"`
+	// RandomLoss is the i.i.d. loss probability of a served packet.
+	RandomLoss float64 `yaml:"random_loss" range:"0,0.5"`
+	Queue      Queue   `yaml:"queue"`
+	Alloc      Alloc   `yaml:"alloc"`
+	AQM        AQM     `yaml:"aqm"`
+	Outage     Outage  `yaml:"outage"`
+	Drift      Drift   `yaml:"drift"`
+}
+
+// Queue is the head-drop buffer and its flow scheduler.
+type Queue struct {
+	// LimitPackets bounds the shared buffer in packets (not bytes).
+	LimitPackets int `yaml:"limit_packets" range:"1,1000000"`
+	// Isolation enables per-flow queues served by deficit round robin; off,
+	// all flows share one FIFO.
+	Isolation bool `yaml:"isolation"`
+	// QuantumBytes is the DRR quantum.
+	QuantumBytes int `yaml:"quantum_bytes" range:"64,65536"`
+}
+
+// Alloc is the per-terminal demand-driven allocation.
+type Alloc struct {
+	Base       float64 `yaml:"base" unit:"rate" range:"1kbps,100Gbps"`
+	Multiplier float64 `yaml:"multiplier" range:"1,100"`
+	// Ramp is the time to grow from Base to Base*Multiplier under pressure;
+	// Regrow the same after a reconfiguration reset.
+	Ramp   time.Duration `yaml:"ramp" range:"1ms,60s"`
+	Regrow time.Duration `yaml:"regrow" range:"1ms,60s"`
+	// Decay is the time to fall linearly from the maximum back to Base once
+	// demand stopped (and Hold elapsed).
+	Decay time.Duration `yaml:"decay" range:"1ms,60s"`
+	Hold  time.Duration `yaml:"hold" range:"0s,60s"`
+	// HoldUntilEmpty delays the decay until the queue has drained below
+	// PressurePackets, so the hold lasts longer with queue occupancy.
+	HoldUntilEmpty bool `yaml:"hold_until_empty"`
+	// PressurePackets is the backlog above which the queue is under pressure.
+	PressurePackets int `yaml:"pressure_packets" range:"0,1000000"`
+	// DemandWindow is the averaging time of the arrival-rate estimate.
+	DemandWindow time.Duration `yaml:"demand_window" range:"1ms,10s"`
+	// Growth needs arrivals >= DemandHigh*allocation; demand has stopped
+	// when arrivals < DemandLow*allocation.
+	DemandHigh float64 `yaml:"demand_high" range:"0,10"`
+	DemandLow  float64 `yaml:"demand_low" range:"0,10"`
+}
+
+// AQM is the active queue manager deciding on each arrival.
+type AQM struct {
+	// Mode: "adaptive" (RED whose max probability adapts to keep the mean
+	// queue within [TargetLow, TargetHigh] of the limit, A-RED style),
+	// "linear" (drop probability MaxProb*q/MaxPackets, capped at 1) or "off".
+	Mode string `yaml:"mode" enum:"adaptive,linear,off"`
+	// PerFlow makes q the arriving packet's flow queue rather than the
+	// shared buffer. With queue.isolation off there is one queue, so the
+	// AQM sees the shared buffer either way.
+	PerFlow       bool          `yaml:"per_flow"`
+	MinPackets    int           `yaml:"min_packets" range:"0,1000000"`
+	MaxPackets    int           `yaml:"max_packets" range:"1,1000000"`
+	MaxProb       float64       `yaml:"max_prob" range:"0,1"`
+	MaxProbFloor  float64       `yaml:"max_prob_floor" range:"0,1"`
+	MaxProbCap    float64       `yaml:"max_prob_cap" range:"0,1"`
+	AdaptInterval time.Duration `yaml:"adapt_interval" range:"1ms,60s"`
+	AdaptUp       float64       `yaml:"adapt_up" range:"1,100"`
+	AdaptDown     float64       `yaml:"adapt_down" range:"0.01,1"`
+	TargetLow     float64       `yaml:"target_low" range:"0,1"`
+	TargetHigh    float64       `yaml:"target_high" range:"0,1"`
+}
+
+// Outage is the service interruption at each reconfiguration boundary.
+type Outage struct {
+	Duration time.Duration `yaml:"duration" range:"0s,10s"`
+	// DropArrivals drops packets arriving during the outage (DropOutage)
+	// instead of queueing them.
+	DropArrivals bool `yaml:"drop_arrivals"`
+}
+
+// Drift is the per-slot change of the stable rate and base OWD.
+type Drift struct {
+	// MedianRateChange is the median |change| of the stable (maximum)
+	// allocation between consecutive slots.
+	MedianRateChange float64 `yaml:"median_rate_change" unit:"rate" range:"0bps,100Gbps"`
+	// OWDMax bounds a slot's extra base OWD, drawn uniformly in [0, OWDMax].
+	OWDMax time.Duration `yaml:"owd_max" range:"0s,1s"`
+}
+
+// PoP is the rate limiter at the point of presence in front of the downlink.
+type PoP struct {
+	Enabled      bool    `yaml:"enabled"`
+	Rate         float64 `yaml:"rate" unit:"rate" range:"1kbps,1Tbps"`
+	LimitPackets int     `yaml:"limit_packets" range:"1,1000000"`
+}
+
+// Terrestrial is the city's fixed leg between the PoP and the server.
+type Terrestrial struct {
+	OneWay time.Duration `yaml:"one_way" range:"0s,10s"`
+}
+
+// MaxRate is the direction's nominal stable allocation, Base*Multiplier.
+func (a Access) MaxRate() float64 { return a.Alloc.Base * a.Alloc.Multiplier }
