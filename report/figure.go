@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"math"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -30,6 +31,9 @@ const (
 	legendTop = 9 * vg.Millimeter
 	// legendPad separates legend rows (gonum's default 0 lets them touch).
 	legendPad = 3 * vg.Millimeter / 2
+	// yHeadroom is the fraction of the y span added above the data, so that
+	// a reference line or the largest marker does not sit on the frame.
+	yHeadroom = 0.05
 	// maxNameLen bounds a derived file stem.
 	maxNameLen = 60
 )
@@ -68,6 +72,14 @@ func newFigure(title, xLabel, yLabel string) *Figure {
 	lg.TextStyle.Font.Size = vg.Points(10)
 	lg.Padding = legendPad
 	return &Figure{Name: slug(title), Width: DefaultWidth, Height: DefaultHeight, plot: p, legend: lg}
+}
+
+// headroom raises the y maximum by yHeadroom of the span.
+func headroom(f *Figure) {
+	p := f.plot
+	if span := p.Y.Max - p.Y.Min; span > 0 && !math.IsInf(span, 0) {
+		p.Y.Max += yHeadroom * span
+	}
 }
 
 // Plot gives access to the underlying gonum plot, e.g. to fix an axis range.

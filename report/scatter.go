@@ -114,6 +114,7 @@ func ThroughputInflation(title string, flows []FlowSummary) (*Figure, error) {
 	addSizeLegend(f, maxR)
 	f.plot.Y.Min = 0
 	f.plot.X.Min = math.Min(f.plot.X.Min, 1)
+	headroom(f)
 	return f, nil
 }
 
@@ -218,5 +219,6 @@ func DelayThroughput(title string, flows []FlowSummary) (*Figure, error) {
 	}
 	f.plot.X.Scale = plot.InvertedScale{Normalizer: f.plot.X.Scale}
 	f.plot.Y.Min = 0
+	headroom(f)
 	return f, nil
 }

@@ -85,6 +85,7 @@ func TimeSeries(title, quantity string, series []Series, opt SeriesOptions) (*Fi
 	if f.plot.X.Min > 0 {
 		f.plot.X.Min = 0 // time axes start at the run's start
 	}
+	headroom(f)
 	return f, nil
 }
 

@@ -76,6 +76,7 @@ func SlotPlot(title string, metric SlotMetric, profiles []SlotProfile) (*Figure,
 	f.plot.X.Tick.Marker = plot.ConstantTicks(ticks)
 	f.plot.X.Min, f.plot.X.Max = 0, SlotSeconds
 	f.plot.Y.Min = 0
+	headroom(f)
 	return f, nil
 }
 
