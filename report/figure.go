@@ -74,9 +74,16 @@ func newFigure(title, xLabel, yLabel string) *Figure {
 	return &Figure{Name: slug(title), Width: DefaultWidth, Height: DefaultHeight, plot: p, legend: lg}
 }
 
-// headroom raises the y maximum by yHeadroom of the span.
+// headroom raises the y maximum by yHeadroom of the span, and gives an
+// empty span (one point, or all values equal) a width of one unit so the
+// axes stay drawable.
 func headroom(f *Figure) {
 	p := f.plot
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		if !(ax.Max > ax.Min) && !math.IsInf(ax.Min, 0) && !math.IsNaN(ax.Min) {
+			ax.Max = ax.Min + 1
+		}
+	}
 	if span := p.Y.Max - p.Y.Min; span > 0 && !math.IsInf(span, 0) {
 		p.Y.Max += yHeadroom * span
 	}

@@ -146,3 +146,43 @@ func TestFigureLegendBesideAxes(t *testing.T) {
 		t.Errorf("legend text starts at x=%.1f, left of the last tick label at x=%.1f", minLegend, maxTick)
 	}
 }
+
+func benchFigure(b *testing.B) *Figure {
+	var ss []Series
+	for i, cca := range []string{"cubic", "bbr3", "bbr1", "pcc", "leocc", "vegas", "hybla", "bbr2", "copa"} {
+		s := Series{Name: cca, Unit: "Mbit/s"}
+		for j := range 300 {
+			s.T = append(s.T, float64(j+1))
+			s.V = append(s.V, float64(10*i)+float64(j%15))
+		}
+		ss = append(ss, s)
+	}
+	f, err := TimeSeries("bench", "throughput", ss, SeriesOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return f
+}
+
+// BenchmarkSVG renders a 9-flow, 300-interval time series (the seed-000
+// concurrent scenario) to SVG.
+func BenchmarkSVG(b *testing.B) {
+	f := benchFigure(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := f.SVG(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPNG renders the same figure to PNG at PNGDPI.
+func BenchmarkPNG(b *testing.B) {
+	f := benchFigure(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := f.PNG(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
