@@ -8,10 +8,10 @@ import (
 // TestAllocation checks the indices against values computed by hand.
 func TestAllocation(t *testing.T) {
 	tests := []struct {
-		name                       string
-		t                          []float64
-		jain, minMax, pf, alpha0   float64
-		shares, maxMin             []float64
+		name                     string
+		t                        []float64
+		jain, minMax, pf, alpha0 float64
+		shares, maxMin           []float64
 	}{
 		// (3+1)²/(2·(9+1)) = 0.8; PF = (2·¾)(2·¼) = 0.75.
 		{"N=2", []float64{3, 1}, 0.8, 1.0 / 3, 0.75, 4,
