@@ -1,0 +1,67 @@
+package starlink
+
+import (
+	"time"
+
+	"github.com/leolab/leolab/link"
+)
+
+// runFrame serves one TDMA frame starting at t: packets granted in it leave
+// together at t plus the one-way delay (per-frame batches: the ACK
+// compression of seed 000 §2 and DESIGN.md's fidelity notes).
+func (l *Link) runFrame(t time.Duration) {
+	down := t < l.outageEnd
+	if down {
+		l.credit = 0
+	} else {
+		l.serve(t)
+	}
+	backlog := l.buf.Len()
+	l.alloc.frame(t, l.frame, l.arrivedBytes, backlog, down)
+	l.aqm.frame(t, backlog)
+	l.arrivedBytes = 0
+}
+
+// serve grants the frame's bytes to the buffer in DRR order.
+func (l *Link) serve(t time.Duration) {
+	l.credit += l.alloc.rate * l.frame.Seconds() / 8
+	release := t + l.owd(t)
+	for {
+		p := l.buf.next(int(l.credit))
+		if p == nil {
+			break
+		}
+		l.credit -= float64(p.Size)
+		if l.dir.RandomLoss > 0 && l.rng.Float64() < l.dir.RandomLoss {
+			l.drop(t, p, link.DropRandom)
+			continue
+		}
+		l.out.push(p, release)
+	}
+	if l.buf.Len() == 0 {
+		l.credit = 0 // grants are per frame: unused capacity is not saved
+	}
+}
+
+// owd is the one-way delay of a packet served at t: base, the slot's drift
+// and steps, and the boundary spikes.
+func (l *Link) owd(t time.Duration) time.Duration {
+	d := l.dir.BaseOWD + l.slot.owd
+	if l.spikes.Enabled {
+		since := t - l.outageFrom
+		if since < l.spikes.Head || l.nextBoundary-t <= l.spikes.Tail {
+			d += l.spikes.Extra
+		}
+	}
+	return d
+}
+
+// reconfigure applies a boundary at b: outage, allocation reset, new slot.
+func (l *Link) reconfigure(b time.Duration) {
+	l.outageFrom = b
+	l.outageEnd = b + l.dir.Outage.Duration
+	l.slot = l.drift.next(l.rng)
+	l.alloc.setScale(l.slot.scale)
+	l.alloc.reset()
+	l.nextBoundary = b + l.sched.Period
+}

@@ -1,0 +1,146 @@
+package starlink
+
+import (
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/link"
+)
+
+// Acceptance 3: delivery stops for 45 ms (DL) / 68 ms (UL) at each boundary
+// of the run's UTC minute (:12, :27, :42, :57).
+func TestReconfigurationOutages(t *testing.T) {
+	const epoch = 5 * time.Second // t = 0 is :05, so boundaries at t = 7, 22, 37, 52 s
+	want := []time.Duration{7 * time.Second, 22 * time.Second, 37 * time.Second, 52 * time.Second}
+	for _, dir := range []string{"downlink", "uplink"} {
+		p := mustProfile(t, "", nil)
+		outage := p.Downlink.Outage.Duration
+		if dir == "uplink" {
+			outage = p.Uplink.Outage.Duration
+		}
+		b := newBench(t, dir, p, epoch)
+		gap := 500 * time.Microsecond
+		b.cbr(0, 1500*8/gap.Seconds(), 1500, 0, 60*time.Second)
+		b.loop.RunUntil(61 * time.Second)
+		var gaps, at []time.Duration
+		for i := 1; i < len(b.delivered); i++ {
+			if g := b.delivered[i].at - b.delivered[i-1].at; g > 20*time.Millisecond {
+				gaps = append(gaps, g)
+				at = append(at, b.delivered[i-1].at-p.Downlink.BaseOWD)
+			}
+		}
+		if len(gaps) != len(want) {
+			t.Fatalf("%s: %d delivery gaps (%v at %v), want one per boundary %v", dir, len(gaps), gaps, at, want)
+		}
+		// A gap is the outage, give or take one frame of grant phase, one
+		// inter-packet gap and the slot's OWD shift (<= owd_max).
+		tol := p.TDMA.Frame + gap + p.Downlink.Drift.OWDMax
+		for i, g := range gaps {
+			if d := g - outage; d < -tol || d > tol {
+				t.Errorf("%s: gap %v at %v, want %v ± %v", dir, g, at[i], outage, tol)
+			}
+			if d := at[i] - want[i]; d < -50*time.Millisecond || d > 50*time.Millisecond {
+				t.Errorf("%s: gap at %v, want at the boundary %v", dir, at[i], want[i])
+			}
+		}
+		t.Logf("%s: gaps %v", dir, gaps)
+	}
+}
+
+// Acceptance 3: the allocation resets at a boundary and regrows within
+// ~600 ms (regrow) after the outage.
+func TestResetAndRegrow(t *testing.T) {
+	p := mustProfile(t, "", nil)
+	b := newBench(t, "downlink", p, 11*time.Second) // boundary at t = 1 s
+	b.cbr(0, 500e6, 1500, 0, 3*time.Second)
+	ts, rates := allocTrace(b, 3*time.Second)
+	boundary := time.Second
+	var before, after, top float64
+	var regrown time.Duration = -1
+	for i, tt := range ts {
+		switch {
+		case tt == boundary-time.Millisecond:
+			before = rates[i]
+		case tt == boundary+time.Millisecond:
+			after = rates[i]
+		case tt == 2900*time.Millisecond:
+			top = rates[i]
+		}
+	}
+	for i, tt := range ts {
+		if tt > boundary && regrown < 0 && rates[i] >= 0.99*top {
+			regrown = tt - boundary
+		}
+	}
+	slotBase := top / p.Downlink.Alloc.Multiplier
+	if before != p.Downlink.MaxRate() || after != slotBase {
+		t.Errorf("allocation %.1f Mbps before, %.1f after the boundary; want %.0f then the slot's base %.1f",
+			before/1e6, after/1e6, p.Downlink.MaxRate()/1e6, slotBase/1e6)
+	}
+	// Outage 45 ms, then 600 ms of linear regrowth, plus the few ms the
+	// arrival estimate needs.
+	if regrown < 600*time.Millisecond || regrown > 700*time.Millisecond {
+		t.Errorf("regrown %v after the boundary, want ~645 ms", regrown)
+	}
+	t.Logf("before %.0f, after %.1f, slot max %.1f Mbps, regrown after %v", before/1e6, after/1e6, top/1e6, regrown)
+}
+
+// Arrivals during an outage are queued by default (seed 001: the DL queue
+// surges); drop_arrivals reports them as DropOutage instead.
+func TestOutageDropArrivals(t *testing.T) {
+	for _, dropArr := range []bool{false, true} {
+		p := mustProfile(t, "", map[string]any{"downlink.outage.drop_arrivals": dropArr})
+		b := newBench(t, "downlink", p, 11*time.Second)
+		b.cbr(0, 12e6, 1500, 900*time.Millisecond, 1100*time.Millisecond) // 1 packet/ms
+		b.loop.RunUntil(1500 * time.Millisecond)
+		got := b.nDrop[link.DropOutage]
+		if !dropArr && got != 0 {
+			t.Errorf("queueing outage dropped %d", got)
+		}
+		if dropArr && (got < 43 || got > 46) {
+			t.Errorf("dropping outage dropped %d, want ~45 (1 per ms for 45 ms)", got)
+		}
+	}
+}
+
+// Packets granted in one frame leave together: delivery instants are frame
+// starts plus the OWD (the ACK compression the transport must see).
+func TestFrameBatches(t *testing.T) {
+	p := mustProfile(t, "", map[string]any{"downlink.drift.owd_max": "0s", "downlink.random_loss": 0})
+	b := newBench(t, "downlink", p, 0)
+	b.cbr(0, 50e6, 1500, 0, 200*time.Millisecond)
+	b.loop.RunUntil(time.Second)
+	batches := map[time.Duration]int{}
+	for _, r := range b.delivered {
+		rel := r.at - p.Downlink.BaseOWD
+		if rel%p.TDMA.Frame != 0 {
+			t.Fatalf("delivery at %v: not a frame start + base OWD", r.at)
+		}
+		batches[rel]++
+	}
+	// 50 Mbps = 4167 packets/s: 5.6 packets per 1.333 ms frame.
+	if n := float64(len(b.delivered)) / float64(len(batches)); n < 5 || n > 6.2 {
+		t.Errorf("%.2f packets per frame batch, want ~5.6", n)
+	}
+}
+
+// Delay spikes add their extra OWD in the first head and last tail of a slot.
+func TestSpikes(t *testing.T) {
+	p := mustProfile(t, "", map[string]any{"reconfig.spikes.enabled": true, "downlink.drift.owd_max": "0s"})
+	b := newBench(t, "downlink", p, 11*time.Second) // boundary at 1 s
+	b.cbr(0, 1.2e6, 150, 0, 2*time.Second)            // 1 packet/ms
+	b.loop.RunUntil(3 * time.Second)
+	base := p.Downlink.BaseOWD + p.TDMA.Frame
+	for _, r := range b.delivered {
+		owd := r.at - r.sent
+		inTail := r.sent >= time.Second-p.Reconfig.Spikes.Tail+2*time.Millisecond && r.sent < time.Second-2*time.Millisecond
+		inHead := r.sent >= time.Second+60*time.Millisecond && r.sent < time.Second+p.Reconfig.Spikes.Head-2*time.Millisecond
+		calm := r.sent >= 1300*time.Millisecond && r.sent < 1800*time.Millisecond
+		switch {
+		case (inTail || inHead) && owd < p.Reconfig.Spikes.Extra+p.Downlink.BaseOWD:
+			t.Fatalf("packet sent %v: OWD %v, want the spike", r.sent, owd)
+		case calm && owd > base:
+			t.Fatalf("packet sent %v: OWD %v, want <= %v", r.sent, owd, base)
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package starlink
+
+import (
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/packet"
+	"github.com/leolab/leolab/profile"
+)
+
+// never is a time that never comes (sim.Never; link cannot import sim).
+const never = time.Duration(1<<63 - 1)
+
+// Config is what a Link needs besides its profile.
+type Config struct {
+	// Rand is the link's own stream (sim.Stream(seed, "starlink/downlink")):
+	// AQM and random-loss draws and the per-slot drift.
+	Rand *rand.Rand
+	// Drop receives every discarded packet with its cause.
+	Drop link.DropFunc
+	// Epoch is the time since the start of the UTC minute at t = 0.
+	Epoch time.Duration
+	// SlotSeed seeds the base-RTT steps; give a terminal's downlink and
+	// uplink the same value so both carry the same steps.
+	SlotSeed uint64
+}
+
+// Link is one direction of a Starlink access link: (PoP limiter, downlink
+// only) → AQM → shared head-drop buffer with per-flow DRR → demand-driven
+// allocation served in TDMA frames, with outages, resets and drift at each
+// reconfiguration → random loss → base one-way delay. It implements
+// link.Stage and link.Observable; it is not safe for concurrent use.
+type Link struct {
+	dir   profile.Access
+	frame time.Duration
+	rng   *rand.Rand
+	drop  link.DropFunc
+
+	buf    *buffer
+	alloc  allocator
+	aqm    aqm
+	drift  drifter
+	pop    *popLimiter // nil on the uplink or when disabled
+	out    line
+	sched  Schedule
+	spikes profile.Spikes
+
+	frameIdx     int64         // index of the next frame to run (starts at k*frame)
+	credit       float64       // grant bytes carried while backlogged
+	arrivedBytes int           // offered to the buffer during the current frame
+	slot         slotState     // current slot's drift
+	nextBoundary time.Duration // next reconfiguration
+	outageFrom   time.Duration // last boundary
+	outageEnd    time.Duration
+}
+
+var (
+	_ link.Stage      = (*Link)(nil)
+	_ link.Observable = (*Link)(nil)
+)
+
+// NewDownlink returns the downlink (satellite queue, PoP limiter) of p.
+func NewDownlink(p *profile.StarlinkProfile, cfg Config) (*Link, error) {
+	l, err := newLink(p, &p.Downlink, cfg)
+	if err == nil && p.PoP.Enabled {
+		l.pop = &popLimiter{rate: p.PoP.Rate, limit: p.PoP.LimitPackets}
+	}
+	return l, err
+}
+
+// NewUplink returns the uplink (terminal queue) of p.
+func NewUplink(p *profile.StarlinkProfile, cfg Config) (*Link, error) {
+	return newLink(p, &p.Uplink, cfg)
+}
+
+func newLink(p *profile.StarlinkProfile, a *profile.Access, cfg Config) (*Link, error) {
+	if p == nil || cfg.Rand == nil || cfg.Drop == nil {
+		return nil, errors.New("starlink link: profile, Config.Rand and Config.Drop are required")
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	l := &Link{
+		dir:    *a,
+		frame:  p.TDMA.Frame,
+		rng:    cfg.Rand,
+		drop:   cfg.Drop,
+		buf:    newBuffer(a.Queue.Isolation, a.Queue.QuantumBytes),
+		alloc:  newAllocator(a.Alloc),
+		aqm:    newAQM(a.AQM, a.Queue.LimitPackets),
+		drift:  newDrifter(a, p.Reconfig.RTTSteps, cfg.SlotSeed),
+		sched:  NewSchedule(p, cfg.Epoch),
+		spikes: p.Reconfig.Spikes,
+		slot:   slotState{scale: 1},
+	}
+	l.nextBoundary = l.sched.Next(0)
+	l.outageFrom = l.sched.SlotStart(0) // the run starts mid-slot: no outage
+	l.outageEnd = l.outageFrom
+	return l, nil
+}
+
+// Schedule returns the link's reconfiguration schedule.
+func (l *Link) Schedule() Schedule { return l.sched }
+
+// Enqueue offers p to the link at now.
+func (l *Link) Enqueue(now time.Duration, p *packet.Packet) {
+	l.advance(now)
+	if l.pop != nil {
+		if !l.pop.offer(now, p) {
+			l.drop(now, p, link.DropPolicer)
+		}
+		return
+	}
+	l.admit(now, p)
+}
+
+// admit is p's arrival at the access queue.
+func (l *Link) admit(now time.Duration, p *packet.Packet) {
+	l.arrivedBytes += p.Size
+	if l.dir.Outage.DropArrivals && now >= l.outageFrom && now < l.outageEnd {
+		l.drop(now, p, link.DropOutage)
+		return
+	}
+	if pr := l.aqm.prob(l.buf.flowLen(p.Flow)); pr > 0 && l.rng.Float64() < pr {
+		l.drop(now, p, link.DropAQM)
+		return
+	}
+	p.EnqueuedAt = now
+	l.buf.push(p)
+	if l.buf.Len() > l.dir.Queue.LimitPackets {
+		l.drop(now, l.buf.dropOldest(), link.DropHead)
+	}
+}
+
+// Dequeue releases a packet whose one-way delay has elapsed by now.
+func (l *Link) Dequeue(now time.Duration) *packet.Packet {
+	l.advance(now)
+	return l.out.pop(now)
+}
+
+// NextEvent is the earliest release, PoP hand-over or (while packets wait)
+// frame.
+func (l *Link) NextEvent() time.Duration {
+	t := l.out.next()
+	if l.pop != nil {
+		t = min(t, l.pop.q.next())
+	}
+	if l.buf.Len() > 0 {
+		t = min(t, l.frameTime(l.frameIdx))
+	}
+	return t
+}
+
+// Snapshot reports the packets waiting (PoP and access queue) and the
+// current allocation.
+func (l *Link) Snapshot(now time.Duration) link.Snapshot {
+	l.advance(now)
+	s := link.Snapshot{QueuePackets: l.buf.Len(), QueueBytes: l.buf.Bytes(), RateBps: l.alloc.rate}
+	if l.pop != nil {
+		s.QueuePackets += l.pop.q.Len()
+		s.QueueBytes += l.pop.q.q.Bytes()
+	}
+	return s
+}
+
+// Allocation returns the current allocation in bits/s.
+func (l *Link) Allocation(now time.Duration) float64 {
+	l.advance(now)
+	return l.alloc.rate
+}
+
+func (l *Link) frameTime(k int64) time.Duration { return time.Duration(k) * l.frame }
+
+// advance runs every reconfiguration, frame and PoP hand-over up to now, in
+// time order (at equal times in that order). A frame at the same instant as
+// an arrival runs first, whichever of Enqueue and Dequeue the engine calls
+// first.
+func (l *Link) advance(now time.Duration) {
+	for {
+		tf := l.frameTime(l.frameIdx)
+		tp := never
+		if l.pop != nil {
+			tp = l.pop.q.next()
+		}
+		if l.nextBoundary <= min(now, tf, tp) {
+			l.reconfigure(l.nextBoundary)
+			continue
+		}
+		if tf > now && tp > now {
+			return
+		}
+		if tf <= tp {
+			l.runFrame(tf)
+			l.frameIdx++
+			continue
+		}
+		l.admit(tp, l.pop.q.pop(tp))
+	}
+}
