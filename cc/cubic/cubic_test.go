@@ -1,0 +1,235 @@
+package cubic
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/reno"
+)
+
+const (
+	testMSS = 1448                  // bytes, Linux's MSS with timestamps on a 1500 B path
+	testRTT = 50 * time.Millisecond // fixed round-trip time of the synthetic streams
+	// Expected values are computed from the published constants, not the
+	// implementation's: β = 0.7 (RFC 9438 §4.6), C = 0.4 (§5.1).
+	rfcBeta = 0.7
+	rfcC    = 0.4
+	// betaTol is the relative gap between Linux's 717/1024 and 0.7.
+	betaTol = 0.0003
+)
+
+// flow drives a controller with a synthetic ACK stream, one ACK per
+// full-sized segment, and keeps the totals a transport would report. ACKs
+// of one round carry the delivered count at the round's start as
+// PriorDelivered, so round-trip detection sees one round per call.
+type flow struct {
+	now       time.Duration
+	delivered int64
+	roundBase int64
+	rs        cc.RateSample
+}
+
+// ack delivers one ACK for n segments measured with rtt.
+func (f *flow) ack(c cc.Controller, n int, rtt time.Duration, newEpisode, inRecovery bool) {
+	f.rs = cc.RateSample{
+		AckedBytes: n * testMSS, AckedPackets: n,
+		RTT: rtt, MinRTT: rtt, SRTT: rtt,
+		PriorDelivered: f.roundBase,
+		NewLossEpisode: newEpisode, InRecovery: inRecovery,
+	}
+	f.delivered += int64(n * testMSS)
+	f.rs.TotalDelivered = f.delivered
+	c.OnAck(f.now, &f.rs)
+}
+
+// round acknowledges the window held at the round's start, one ACK per
+// segment spread evenly over one RTT.
+func (f *flow) round(c cc.Controller, inRecovery bool) {
+	f.roundBase = f.delivered
+	n := c.CWnd() / testMSS
+	start := f.now
+	for i := range n {
+		f.now = start + time.Duration(i+1)*testRTT/time.Duration(n)
+		f.ack(c, 1, testRTT, false, inRecovery)
+	}
+}
+
+// burst acknowledges the window held at the round's start in a train of
+// ACKs gap apart, all measuring rtt, and moves to the next round one rtt
+// after the train began.
+func (f *flow) burst(c cc.Controller, gap, rtt time.Duration) {
+	f.roundBase = f.delivered
+	n := c.CWnd() / testMSS
+	start := f.now
+	for i := range n {
+		f.now = start + time.Duration(i)*gap
+		f.ack(c, 1, rtt, false, false)
+	}
+	f.now = start + rtt
+}
+
+// loseN starts a loss episode on an ACK for n segments.
+func (f *flow) loseN(c cc.Controller, n int) { f.ack(c, n, testRTT, true, true) }
+
+func segs(c *Cubic) float64 { return float64(c.CWnd()) / testMSS }
+
+func defaults() options {
+	return options{mss: testMSS, cwnd: 10 * testMSS, ssthresh: reno.InfiniteSSThresh,
+		hystart: HyStartLinux, detect: hystartACKTrain | hystartDelay,
+		fastConvergence: true, friendliness: true}
+}
+
+// inAvoidance returns a CUBIC at w segments in congestion avoidance with
+// delay_min measured, W_max unknown and no HyStart.
+func inAvoidance(w int, f *flow) *Cubic {
+	o := defaults()
+	o.cwnd, o.ssthresh, o.hystart = w*testMSS, w*testMSS, HyStartOff
+	c := newCubic(o)
+	f.roundBase = f.delivered
+	f.ack(c, 1, testRTT, false, false) // measures delay_min
+	return c
+}
+
+// TestFastConvergence: a loss below the previous W_max sets
+// W_max = cwnd·(1+β)/2 (RFC 9438 §4.7); with it off, W_max = cwnd.
+func TestFastConvergence(t *testing.T) {
+	for _, fc := range []bool{true, false} {
+		var f flow
+		c := inAvoidance(1000, &f)
+		c.opt.fastConvergence = fc
+		f.loseN(c, 1) // W_max = 1000
+		f.round(c, true)
+		for c.CWnd() < 900*testMSS {
+			f.round(c, false)
+		}
+		w := segs(c)
+		f.loseN(c, 1)
+		want := w
+		if fc {
+			want = w * (1 + rfcBeta) / 2
+		}
+		if got := c.Inspect()["w_max_bytes"] / testMSS; math.Abs(got/want-1) > betaTol {
+			t.Fatalf("fast convergence %v: W_max %.2f segments after a loss at %.1f, want %.2f", fc, got, w, want)
+		}
+		if math.Abs(segs(c)/(w*rfcBeta)-1) > betaTol {
+			t.Fatalf("cwnd %.1f after loss at %.1f, want β·cwnd", segs(c), w)
+		}
+	}
+}
+
+// TestNoGrowthInRecovery: fast recovery ACKs leave cwnd at β·cwnd.
+func TestNoGrowthInRecovery(t *testing.T) {
+	var f flow
+	c := inAvoidance(100, &f)
+	f.loseN(c, 1)
+	w := c.CWnd()
+	for range 5 {
+		f.round(c, true)
+	}
+	if c.CWnd() != w || c.Inspect()["phase"] != reno.PhaseRecovering {
+		t.Fatalf("recovery: cwnd %d→%d phase %v", w, c.CWnd(), c.Inspect()["phase"])
+	}
+}
+
+// TestRTO: cwnd = 1 MSS, ssthresh = β·cwnd, W_max and HyStart reset, then
+// slow start back to ssthresh.
+func TestRTO(t *testing.T) {
+	var f flow
+	c := inAvoidance(400, &f)
+	f.loseN(c, 1)
+	f.round(c, false)
+	w := c.CWnd()
+	c.OnRTO(f.now)
+	in := c.Inspect()
+	if c.CWnd() != testMSS || math.Abs(float64(c.ssthresh)/(float64(w)*rfcBeta)-1) > betaTol {
+		t.Fatalf("after RTO: cwnd %d, ssthresh %d; want %d, β·%d", c.CWnd(), c.ssthresh, testMSS, w)
+	}
+	if in["w_max_bytes"] != 0 || in["k_s"] != 0 || c.fn.epochSet || c.delayMin != 0 {
+		t.Fatalf("RTO did not reset the cubic state: %v", in)
+	}
+	for range 12 {
+		f.round(c, false)
+	}
+	if c.CWnd() < c.ssthresh {
+		t.Fatalf("slow start after RTO reached %.1f segments only, ssthresh %d", segs(c), c.ssthresh/testMSS)
+	}
+}
+
+// TestIdleShiftsEpoch: a send with nothing in flight after an idle period
+// shifts the epoch by the idle time (Linux CA_EVENT_TX_START).
+func TestIdleShiftsEpoch(t *testing.T) {
+	var f flow
+	c := inAvoidance(100, &f)
+	f.loseN(c, 1)
+	f.round(c, false)
+	c.OnSend(f.now, cc.SentInfo{Bytes: testMSS, Inflight: 2 * testMSS})
+	start := c.fn.epochStart
+	c.OnSend(f.now+time.Second, cc.SentInfo{Bytes: testMSS, Inflight: testMSS})
+	if got := c.fn.epochStart - start; got != time.Second {
+		t.Fatalf("epoch shifted by %v after 1 s idle, want 1s", got)
+	}
+}
+
+func TestNewAndRegistry(t *testing.T) {
+	c, err := cc.New("cubic", cc.Config{MSS: testMSS, InitialCWnd: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cu := c.(*Cubic)
+	if cu.opt.hystart != HyStartLinux || !cu.opt.fastConvergence || !cu.opt.friendliness || c.PacingRate() != 0 {
+		t.Fatalf("defaults wrong: %+v", cu.opt)
+	}
+	for _, tt := range []struct {
+		params map[string]float64
+		errHas string
+	}{
+		{map[string]float64{"hystart": 3}, "hystart"},
+		{map[string]float64{"hystart": 1.5}, "hystart"},
+		{map[string]float64{"fast_convergence": 2}, "fast_convergence"},
+		{map[string]float64{"hystart_detect": 4}, "hystart_detect"},
+		{map[string]float64{"beta": 0.5}, "beta"},
+	} {
+		_, err := cc.New("cubic", cc.Config{MSS: testMSS, InitialCWnd: 10, Params: tt.params})
+		if err == nil || !strings.Contains(err.Error(), tt.errHas) {
+			t.Fatalf("params %v: err %v, want one naming %q", tt.params, err, tt.errHas)
+		}
+	}
+	c, err = cc.New("cubic", cc.Config{MSS: testMSS, InitialCWnd: 10, Params: map[string]float64{"hystart": 0}})
+	if err != nil || c.(*Cubic).opt.hystart != HyStartOff {
+		t.Fatalf("hystart=0: %v", err)
+	}
+}
+
+func BenchmarkOnAckAvoidance(b *testing.B) {
+	var f flow
+	c := inAvoidance(1000, &f)
+	f.loseN(c, 1)
+	rs := cc.RateSample{AckedBytes: testMSS, AckedPackets: 1, RTT: testRTT, SRTT: testRTT}
+	now := f.now
+	b.ReportAllocs()
+	for range b.N {
+		now += 20 * time.Microsecond
+		rs.TotalDelivered += testMSS
+		c.OnAck(now, &rs)
+		if c.cwnd > 100000*testMSS {
+			c.cwnd = 1000 * testMSS
+		}
+	}
+}
+
+func BenchmarkOnAckSlowStartHyStart(b *testing.B) {
+	c := newCubic(defaults())
+	rs := cc.RateSample{AckedBytes: testMSS, AckedPackets: 1, RTT: testRTT, SRTT: testRTT}
+	b.ReportAllocs()
+	for i := range b.N {
+		rs.TotalDelivered += testMSS
+		rs.PriorDelivered = rs.TotalDelivered - int64(c.cwnd)
+		c.OnAck(time.Duration(i)*100*time.Microsecond, &rs)
+		if c.cwnd >= c.ssthresh {
+			c.cwnd, c.ssthresh, c.hy.found = 10*testMSS, reno.InfiniteSSThresh, false
+		}
+	}
+}
