@@ -2,6 +2,7 @@ package cubic
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -230,6 +231,47 @@ func BenchmarkOnAckSlowStartHyStart(b *testing.B) {
 		c.OnAck(time.Duration(i)*100*time.Microsecond, &rs)
 		if c.cwnd >= c.ssthresh {
 			c.cwnd, c.ssthresh, c.hy.found = 10*testMSS, reno.InfiniteSSThresh, false
+		}
+	}
+}
+
+// TestInvariants drives random event sequences in every HyStart mode and
+// checks cwnd ≥ 1 MSS, ssthresh ≥ 2 MSS, cnt ≥ 2 and no growth in fast
+// recovery.
+func TestInvariants(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for trial := range 150 {
+		o := defaults()
+		o.hystart = trial % 3
+		c := newCubic(o)
+		var f flow
+		inRec := false
+		for step := range 600 {
+			f.now += time.Duration(1+rng.IntN(3000)) * time.Microsecond
+			if rng.IntN(40) == 0 {
+				f.roundBase = f.delivered
+			}
+			rtt := testRTT + time.Duration(rng.IntN(20))*time.Millisecond
+			before := c.CWnd()
+			switch x := rng.IntN(100); {
+			case x < 1:
+				c.OnRTO(f.now)
+				inRec = true
+			case x < 4 && !inRec:
+				f.loseN(c, 1)
+				inRec = true
+			case x < 14:
+				inRec = false
+				f.ack(c, 1+rng.IntN(3), rtt, false, false)
+			default:
+				f.ack(c, 1+rng.IntN(3), rtt, false, inRec)
+				if c.ep.Phase() == reno.Recovery && c.CWnd() != before {
+					t.Fatalf("trial %d step %d: cwnd changed in fast recovery", trial, step)
+				}
+			}
+			if c.CWnd() < testMSS || c.ssthresh < 2*testMSS || (c.fn.epochSet && c.fn.cnt < minCnt) {
+				t.Fatalf("trial %d step %d: cwnd %d ssthresh %d cnt %v", trial, step, c.CWnd(), c.ssthresh, c.fn.cnt)
+			}
 		}
 	}
 }
