@@ -128,7 +128,7 @@ func TestFrameBatches(t *testing.T) {
 func TestSpikes(t *testing.T) {
 	p := mustProfile(t, "", map[string]any{"reconfig.spikes.enabled": true, "downlink.drift.owd_max": "0s"})
 	b := newBench(t, "downlink", p, 11*time.Second) // boundary at 1 s
-	b.cbr(0, 1.2e6, 150, 0, 2*time.Second)            // 1 packet/ms
+	b.cbr(0, 1.2e6, 150, 0, 2*time.Second)          // 1 packet/ms
 	b.loop.RunUntil(3 * time.Second)
 	base := p.Downlink.BaseOWD + p.TDMA.Frame
 	for _, r := range b.delivered {

@@ -123,7 +123,11 @@ func (l *Link) admit(now time.Duration, p *packet.Packet) {
 		l.drop(now, p, link.DropOutage)
 		return
 	}
-	if pr := l.aqm.prob(l.buf.flowLen(p.Flow)); pr > 0 && l.rng.Float64() < pr {
+	q := l.buf.Len()
+	if l.dir.AQM.PerFlow {
+		q = l.buf.flowLen(p.Flow)
+	}
+	if pr := l.aqm.prob(q); pr > 0 && l.rng.Float64() < pr {
 		l.drop(now, p, link.DropAQM)
 		return
 	}

@@ -270,3 +270,59 @@ func TestIdlePath(t *testing.T) {
 		}
 	}
 }
+
+// Acceptance 6: each city's idle RTT (DL OWD + UL OWD + 2 x terrestrial,
+// measured with sparse probes) is the observed minimum RTT within ±2 ms.
+func TestCityIdleRTT(t *testing.T) {
+	for _, city := range profile.Cities() {
+		p := mustProfile(t, city, nil)
+		var owd [2]time.Duration
+		for i, dir := range []string{"downlink", "uplink"} {
+			b := newBench(t, dir, p, 0)
+			b.cbr(0, 150*8/0.0101, 150, 0, 2*time.Second) // one probe per 10.1 ms
+			b.loop.RunUntil(3 * time.Second)
+			owd[i] = percentile(b.owds(0, 0, 2*time.Second), 0)
+		}
+		rtt := owd[0] + owd[1] + 2*p.Terrestrial.OneWay
+		want, err := profile.CityIdleRTT(city)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := rtt - want; d < -2*time.Millisecond || d > 2*time.Millisecond {
+			t.Errorf("%s: idle RTT %v, want %v ± 2 ms", city, rtt, want)
+		}
+	}
+}
+
+// Acceptance 9: packets per wall-second through the downlink at 340 Mbps
+// (1500-byte packets, the allocation's maximum), without the event loop.
+func BenchmarkDownlink340(b *testing.B) {
+	p := mustProfile(b, "", nil)
+	bb := &bench{t: b, pollAt: -1, keep: false}
+	l, err := NewDownlink(p, Config{Rand: sim.Stream(1, "bench"), Drop: bb.onDrop})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bb.l = l
+	gap := 35294 * time.Nanosecond // 1500 B at 340 Mbit/s
+	now := time.Duration(0)
+	run := func(n int) {
+		for range n {
+			now += gap
+			pk := bb.pool.Get()
+			pk.Size = 1500
+			l.Enqueue(now, pk)
+			for q := l.Dequeue(now); q != nil; q = l.Dequeue(now) {
+				bb.nDeliv++
+				bb.pool.Put(q)
+			}
+		}
+	}
+	run(200000) // warm up: allocation grown, buffers sized
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	run(b.N)
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pkts/s")
+	b.ReportMetric(float64(b.N)*gap.Seconds()/time.Since(start).Seconds(), "sim-s/wall-s")
+}

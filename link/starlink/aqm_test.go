@@ -1,0 +1,165 @@
+package starlink
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/link"
+)
+
+// arrivalLog records, for each arrival, the queue the AQM saw and whether
+// the AQM dropped the packet.
+type arrivalLog struct {
+	q       []int
+	dropped []bool
+	maxQ    int
+}
+
+func (a *arrivalLog) hook(b *bench, s *cbr, perFlow bool) {
+	s.onSend = func(now time.Duration) {
+		b.l.advance(now) // Enqueue's own advance is then a no-op
+		q := b.l.buf.Len()
+		if perFlow {
+			q = b.l.buf.flowLen(s.flow)
+		}
+		before := b.nDrop[link.DropAQM]
+		a.maxQ = max(a.maxQ, b.l.buf.Len())
+		a.q = append(a.q, q)
+		// The send happens right after this hook; look at the result at
+		// the next call.
+		a.dropped = append(a.dropped, false)
+		i := len(a.dropped) - 1
+		b.loop.Schedule(now, sentCheck{b, a, i, before}, 0)
+	}
+}
+
+type sentCheck struct {
+	b      *bench
+	a      *arrivalLog
+	i      int
+	before int
+}
+
+func (c sentCheck) Fire(time.Duration, int) {
+	c.a.dropped[c.i] = c.b.nDrop[link.DropAQM] > c.before
+}
+
+// Acceptance 4, uplink: a CBR above the allocation keeps the queue below
+// 1000 packets, and the drop probability rises linearly with the flow's
+// queue over 0-250 packets (p = max_prob x q / max_packets).
+func TestAQMUplinkLinear(t *testing.T) {
+	p := mustProfile(t, "", nil)
+	var log arrivalLog
+	for _, rate := range []float64{64e6, 70e6, 80e6, 100e6} {
+		b := newBench(t, "uplink", p, 0)
+		s := b.cbr(0, rate, 1500, 0, 3*time.Second)
+		log.hook(b, s, true)
+		b.loop.RunUntil(3 * time.Second)
+	}
+	if log.maxQ >= 1000 {
+		t.Errorf("uplink queue reached %d packets, want < 1000", log.maxQ)
+	}
+	const bin = 25
+	var n, d [10]float64
+	for i, q := range log.q {
+		if q < 250 {
+			n[q/bin]++
+			if log.dropped[i] {
+				d[q/bin]++
+			}
+		}
+	}
+	slope := p.Uplink.AQM.MaxProb / float64(p.Uplink.AQM.MaxPackets)
+	used := 0
+	for k := range n {
+		if n[k] < 300 {
+			continue
+		}
+		used++
+		want := slope * (float64(k*bin) + bin/2 - 0.5) // mean q of a bin
+		got := d[k] / n[k]
+		tol := 4*math.Sqrt(want*(1-want)/n[k]) + slope*bin/2
+		if math.Abs(got-want) > tol {
+			t.Errorf("queue %d-%d: drop probability %.4f, want %.4f ± %.4f", k*bin, k*bin+bin-1, got, want, tol)
+		}
+	}
+	if used < 6 {
+		t.Errorf("only %d queue bins with data, want >= 6 across 0-250", used)
+	}
+}
+
+// Acceptance 4, downlink: a CBR fills the queue past 1200 packets before
+// drops become sustained, yet some AQM drops happen below 500 packets.
+func TestAQMDownlinkLenient(t *testing.T) {
+	// Without the PoP limiter the AQM decides inside Enqueue, where the log
+	// can see it (with it, 24 us later at the hand-over).
+	p := mustProfile(t, "", map[string]any{"pop.enabled": false})
+	b := newBench(t, "downlink", p, 0)
+	var log arrivalLog
+	// Five 300 ms pulses of 500 Mbps, one per second.
+	for k := range 5 {
+		start := time.Duration(k)*time.Second + 100*time.Millisecond
+		s := b.cbr(0, 500e6, 1500, start, start+300*time.Millisecond)
+		log.hook(b, s, false)
+	}
+	b.loop.RunUntil(6 * time.Second)
+	below500 := 0
+	for _, r := range b.dropped {
+		if r.cause == link.DropAQM && r.queue < 500 {
+			below500++
+		}
+	}
+	if below500 == 0 {
+		t.Error("no AQM drop below 500 packets")
+	}
+	// On the first climb, the AQM drops a small share of arrivals until the
+	// queue passes 1200 packets.
+	var arr, drops, peak int
+	for i, q := range log.q {
+		if q >= 1200 {
+			peak = q
+			break
+		}
+		arr++
+		if log.dropped[i] {
+			drops++
+		}
+	}
+	if peak < 1200 || float64(drops) > 0.05*float64(arr) {
+		t.Errorf("first climb: %d of %d arrivals dropped below 1200 packets, peak %d", drops, arr, peak)
+	}
+	t.Logf("AQM drops below 500 packets: %d; first climb dropped %d of %d below 1200", below500, drops, arr)
+}
+
+// The adaptive AQM raises max_p while the mean queue is above the target
+// band and lowers it (to the floor) below.
+func TestAQMAdapt(t *testing.T) {
+	p := mustProfile(t, "", nil)
+	a := newAQM(p.Downlink.AQM, p.Downlink.Queue.LimitPackets)
+	f := p.TDMA.Frame
+	now := time.Duration(0)
+	for ; now < 200*time.Millisecond; now += f {
+		a.frame(now, 1400)
+	}
+	// Adjustments at 50, 100 and 150 ms above 0.85 x 1500 = 1275 (the one
+	// at 200 ms is not reached): 0.05 x 2^3 = 0.4.
+	if math.Abs(a.maxP-0.4) > 1e-9 {
+		t.Errorf("max_p %.3f after 200 ms at 1400 packets, want 0.4", a.maxP)
+	}
+	if got := a.prob(750); math.Abs(got-0.2) > 1e-9 {
+		t.Errorf("prob(750) = %v, want 0.2", got)
+	}
+	for ; now < 5*time.Second; now += f {
+		a.frame(now, 10)
+	}
+	if a.maxP != p.Downlink.AQM.MaxProbFloor {
+		t.Errorf("max_p %.4f after a quiet period, want the floor %.4f", a.maxP, p.Downlink.AQM.MaxProbFloor)
+	}
+	lin := newAQM(p.Uplink.AQM, p.Uplink.Queue.LimitPackets)
+	for q, want := range map[int]float64{0: 0, 100: 0.1, 250: 0.25, 1000: 1, 3000: 1} {
+		if got := lin.prob(q); math.Abs(got-want) > 1e-12 {
+			t.Errorf("uplink prob(%d) = %v, want %v", q, got, want)
+		}
+	}
+}
