@@ -1,0 +1,8 @@
+// Package all registers every congestion control of leolab; import it for
+// its side effects: import _ "github.com/leolab/leolab/cc/all".
+package all
+
+import (
+	_ "github.com/leolab/leolab/cc/cubic"
+	_ "github.com/leolab/leolab/cc/reno"
+)

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/leolab/leolab/result"
+)
+
+// printResult writes the human-readable summary of a run.
+func printResult(out io.Writer, r *result.Result) {
+	fmt.Fprintf(out, "%s  engine=%s seed=%d duration=%gs path=%s", r.Scenario, r.Engine, r.Seed, r.DurationS, r.Path.Profile)
+	if r.Path.City != "" {
+		fmt.Fprintf(out, "/%s/%s", r.Path.City, r.Path.Direction)
+	}
+	fmt.Fprintf(out, " base_rtt=%gms  (%.2fs wall)\n\n", r.Path.BaseRTTMs, r.WallS)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "flow\tcca\tstart s\tMbit/s\tretrans\tretrans/GB\tRTOs\tmin RTT ms\tmean RTT ms\tp95 RTT ms\tRTT infl.\t")
+	for _, f := range r.Flows {
+		if f.CCA == "cbr" {
+			fmt.Fprintf(w, "%d\tcbr\t%.1f\t%.2f\tlost %d/%d\t\t\towd mean %.2f\tp95 %.2f\t\t\t\n",
+				f.ID, f.StartS, f.ThroughputMbps, f.LostPackets, f.SentPackets, f.MeanOWDMs, f.P95OWDMs)
+			continue
+		}
+		fmt.Fprintf(w, "%d\t%s\t%.1f\t%.2f\t%d\t%.0f\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t\n",
+			f.ID, f.CCA, f.StartS, f.ThroughputMbps, f.Retransmits, f.RetransPerGB, f.RTOs,
+			f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs, f.RTTInflation)
+	}
+	w.Flush()
+	fmt.Fprintln(out)
+	for _, l := range r.Links {
+		d := l.Drops
+		fmt.Fprintf(out, "link %-8s delivered %.1f MB  drops: head %d tail %d aqm %d random %d outage %d policer %d\n",
+			l.Name, float64(l.Delivered)/1e6, d.Head, d.Tail, d.AQM, d.Random, d.Outage, d.Policer)
+	}
+	if len(r.Flows) > 1 {
+		fmt.Fprintf(out, "fairness over %.0f–%.0fs: Jain %.3f, max–min %.3f\n",
+			r.Fairness.WindowStartS, r.Fairness.WindowEndS, r.Fairness.Jain, r.Fairness.MaxMin)
+	}
+}

@@ -1,0 +1,107 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/leolab/leolab/iperf"
+	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/scenario"
+	"github.com/spf13/cobra"
+)
+
+type simFlags struct {
+	file      string
+	json      bool
+	iperfDir  string
+	quick     quickFlags
+	noProgres bool
+}
+
+func newSimCmd() *cobra.Command {
+	var f simFlags
+	c := &cobra.Command{
+		Use:   "sim [-f scenario.yaml | quick flags]",
+		Short: "Run a scenario on the deterministic packet-level simulator",
+		Long: `Run a scenario on the simulator. Give a scenario file with -f, or describe a
+fixed dumbbell with flags. Same scenario and seed give byte-identical --json
+output (apart from wall_s).`,
+		Example: `  leolab sim -f examples/dumbbell-cubic.yaml
+  leolab sim --rate 100Mbps --rtt 50ms --queue 417 --cca cubic --duration 60s
+  leolab sim --rate 20Mbps --rtt 50ms --loss 0.005 --cca reno --duration 120s --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			sc, err := f.scenario(cmd)
+			if err != nil {
+				return err
+			}
+			return runSim(cmd, sc, &f)
+		},
+	}
+	c.Flags().StringVarP(&f.file, "file", "f", "", "scenario file (YAML, version 1)")
+	c.Flags().BoolVar(&f.json, "json", false, "print the result as JSON (the result schema of DESIGN.md)")
+	c.Flags().StringVar(&f.iperfDir, "iperf3-json", "", "also write one iperf3-compatible JSON per flow into `DIR`")
+	c.Flags().BoolVar(&f.noProgres, "no-progress", false, "do not show progress on stderr")
+	f.quick.register(c)
+	return c
+}
+
+func (f *simFlags) scenario(cmd *cobra.Command) (*scenario.Scenario, error) {
+	if f.file != "" {
+		if changed := f.quick.changed(cmd); changed != "" {
+			return nil, badInput("sim: --%s cannot be combined with -f (edit the scenario file instead)", changed)
+		}
+		sc, err := scenario.Load(f.file)
+		if os.IsNotExist(err) {
+			return nil, badInput("sim: %v", err)
+		}
+		return sc, err
+	}
+	return f.quick.scenario()
+}
+
+func runSim(cmd *cobra.Command, sc *scenario.Scenario, f *simFlags) error {
+	spec, err := sc.Spec()
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var progress netsim.Progress
+	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok && !f.noProgres && isTerminal(stderr) && sc.Duration >= 10*time.Second {
+		progress = func(simulated, total time.Duration) {
+			el := time.Since(start)
+			fmt.Fprintf(stderr, "\rsimulated %v / %v (%.0f×real time)   ", simulated.Round(time.Second), total, simulated.Seconds()/el.Seconds())
+			if simulated >= total {
+				fmt.Fprintln(stderr)
+			}
+		}
+	}
+	res, err := netsim.RunProgress(spec, progress)
+	if err != nil {
+		return err
+	}
+	res.WallS = time.Since(start).Seconds()
+	res.Version = versionString()
+	if f.iperfDir != "" {
+		paths, err := iperf.WriteDir(f.iperfDir, *res)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d iperf3 JSON files to %s\n", len(paths), f.iperfDir)
+	}
+	out := cmd.OutOrStdout()
+	if f.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printResult(out, res)
+	return nil
+}
+
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}

@@ -1,0 +1,162 @@
+package netsim
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/packet"
+	"github.com/leolab/leolab/sim"
+	"github.com/leolab/leolab/transport"
+)
+
+// flow is one flow in a run: a transport sender/receiver pair driven by a
+// congestion controller, or a constant-bit-rate probe source.
+type flow struct {
+	n    *net
+	idx  int
+	spec *FlowSpec
+
+	started bool
+	// TCP
+	snd  *transport.Sender
+	rcv  *transport.Receiver
+	ctrl *recorder
+	// CBR
+	cbrGap  time.Duration
+	cbrSent int64
+	cbrRecv int64
+	cbrSeq  uint64
+	owd     hist
+	dropped int64 // packets of this flow (data, probes or ACKs) dropped by a link
+
+	// interval bookkeeping
+	lastBytes   int64
+	lastRetrans int64
+	samples     []flowSample
+}
+
+type flowSample struct {
+	t          time.Duration
+	bytes      int64
+	retrans    int64
+	cwnd       int
+	srtt       time.Duration
+	rttvar     time.Duration
+	pacingRate float64
+	cc         map[string]float64
+}
+
+func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {
+	f := &flow{n: n, idx: idx, spec: fs}
+	switch fs.Kind {
+	case CBR:
+		f.cbrGap = time.Duration(float64(fs.PacketSize) * 8 / fs.RateBps * float64(time.Second))
+		if f.cbrGap <= 0 {
+			f.cbrGap = 1
+		}
+	default:
+		ctrl, err := cc.New(fs.CCA, cc.Config{
+			MSS:         packet.MSS,
+			InitialCWnd: 10, // RFC 6928
+			Rand:        sim.Stream(n.spec.Seed, "cc/"+strconv.Itoa(idx)),
+			Params:      fs.Params,
+			Schedule:    n.spec.Schedule,
+		})
+		if err != nil {
+			return nil, err
+		}
+		f.ctrl = &recorder{Controller: ctrl}
+		f.snd = transport.NewSender(transport.SenderConfig{
+			Flow:  packet.FlowID(idx),
+			Bytes: fs.Bytes,
+		}, f.ctrl, &n.pool)
+		f.rcv = transport.NewReceiver(transport.ReceiverConfig{Flow: packet.FlowID(idx)}, &n.pool)
+	}
+	n.loop.Schedule(fs.Start, n, arg(evStart, idx))
+	return f, nil
+}
+
+func (f *flow) start(now time.Duration) {
+	f.started = true
+	if f.spec.Kind == CBR {
+		f.sendCBR(now)
+		return
+	}
+	f.pollSender(now)
+}
+
+func (f *flow) stopped(now time.Duration) bool {
+	return f.spec.Stop > 0 && now >= f.spec.Stop
+}
+
+func (f *flow) pollSender(now time.Duration) {
+	if f.stopped(now) {
+		return
+	}
+	for p := f.snd.Next(now); p != nil; p = f.snd.Next(now) {
+		f.n.sendData(now, p)
+	}
+	f.n.ensure(evSender, f.idx, f.snd.NextWake())
+}
+
+func (f *flow) pollReceiver(now time.Duration) {
+	for a := f.rcv.Next(now); a != nil; a = f.rcv.Next(now) {
+		f.n.sendAck(now, a)
+	}
+	f.n.ensure(evReceiver, f.idx, f.rcv.NextWake())
+}
+
+// arrive delivers a forward-link packet to this flow's receiving end.
+func (f *flow) arrive(now time.Duration, p *packet.Packet) {
+	if p.Kind == packet.Probe {
+		f.cbrRecv++
+		f.owd.add(now - p.SentAt)
+		return
+	}
+	f.rcv.OnData(now, p)
+	f.pollReceiver(now)
+}
+
+// ack delivers a reverse-link ACK to this flow's sender.
+func (f *flow) ack(now time.Duration, p *packet.Packet) {
+	f.snd.OnAck(now, p)
+	f.pollSender(now)
+}
+
+func (f *flow) sendCBR(now time.Duration) {
+	if f.stopped(now) {
+		return
+	}
+	p := f.n.pool.Get()
+	p.Flow = packet.FlowID(f.idx)
+	p.Kind = packet.Probe
+	p.Size = f.spec.PacketSize
+	p.Seq = f.cbrSeq
+	p.SentAt = now
+	f.cbrSeq++
+	f.cbrSent++
+	f.n.sendData(now, p)
+	f.n.ensure(evCBR, f.idx, now+f.cbrGap)
+}
+
+// recorder wraps a controller to record every RTT sample the transport
+// hands it (for min/mean/p95 RTT) without the transport knowing.
+type recorder struct {
+	cc.Controller
+	rtt hist
+}
+
+func (r *recorder) OnAck(now time.Duration, rs *cc.RateSample) {
+	if rs.RTT > 0 {
+		r.rtt.add(rs.RTT)
+	}
+	r.Controller.OnAck(now, rs)
+}
+
+func (r *recorder) inspect() map[string]float64 {
+	if in, ok := r.Controller.(cc.Inspector); ok {
+		return in.Inspect()
+	}
+	return nil
+}

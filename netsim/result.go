@@ -1,0 +1,167 @@
+package netsim
+
+import (
+	"time"
+
+	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/result"
+)
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func (n *net) result() *result.Result {
+	s := n.spec
+	res := &result.Result{
+		Engine:    "sim",
+		Scenario:  s.Name,
+		Seed:      s.Seed,
+		EpochUTC:  s.EpochUTC,
+		DurationS: s.Duration.Seconds(),
+		Path: result.Path{
+			Profile:   s.Profile,
+			City:      s.City,
+			Direction: s.Direction,
+			BaseRTTMs: ms(s.BaseRTT),
+		},
+	}
+	if len(n.fwd.samples) > 0 {
+		res.Path.RateMbps = n.fwd.samples[0].snap.RateBps / 1e6
+	}
+	for _, f := range n.flows {
+		res.Flows = append(res.Flows, f.result(s.Duration))
+	}
+	res.Links = []result.Link{n.fwd.result(), n.rev.result()}
+	res.Fairness = fairness(res.Flows, n.fairnessFrom(), s.Duration)
+	return res
+}
+
+func (n *net) fairnessFrom() time.Duration {
+	if n.spec.FairnessFrom > 0 {
+		return n.spec.FairnessFrom
+	}
+	var from time.Duration
+	for _, f := range n.spec.Flows {
+		from = max(from, f.Start)
+	}
+	return from
+}
+
+func (f *flow) result(dur time.Duration) result.Flow {
+	out := result.Flow{
+		ID:     f.idx,
+		CCA:    f.spec.CCA,
+		StartS: f.spec.Start.Seconds(),
+		EndS:   dur.Seconds(),
+	}
+	if f.spec.Stop > 0 && f.spec.Stop < dur {
+		out.EndS = f.spec.Stop.Seconds()
+	}
+	active := out.EndS - out.StartS
+	for _, s := range f.samples {
+		iv := result.Interval{
+			T:             s.t.Seconds(),
+			Bytes:         s.bytes,
+			Retransmits:   s.retrans,
+			CWndBytes:     s.cwnd,
+			SRTTMs:        ms(s.srtt),
+			RTTVarMs:      ms(s.rttvar),
+			PacingRateBps: s.pacingRate,
+			CC:            s.cc,
+		}
+		out.Intervals = append(out.Intervals, iv)
+	}
+	if f.spec.Kind == CBR {
+		out.CCA = "cbr"
+		out.SentPackets = f.cbrSent
+		out.LostPackets = f.dropped
+		out.BytesAcked = f.cbrRecv * int64(f.spec.PacketSize)
+		out.MeanOWDMs = ms(f.owd.mean())
+		out.P95OWDMs = ms(f.owd.quantile(0.95))
+	} else {
+		st := f.snd.Stats()
+		out.BytesAcked = st.BytesAcked
+		out.Retransmits = st.Retransmits
+		out.RTOs = st.RTOs
+		h := &f.ctrl.rtt
+		out.MinRTTMs = ms(h.min)
+		out.MeanRTTMs = ms(h.mean())
+		out.P95RTTMs = ms(h.quantile(0.95))
+		if h.min > 0 {
+			out.RTTInflation = float64(h.mean()) / float64(h.min)
+		}
+		if out.BytesAcked > 0 {
+			out.RetransPerGB = float64(out.Retransmits) / (float64(out.BytesAcked) / 1e9)
+		}
+	}
+	if active > 0 {
+		out.ThroughputMbps = float64(out.BytesAcked) * 8 / active / 1e6
+	}
+	return out
+}
+
+func (l *linkState) result() result.Link {
+	out := result.Link{
+		Name:      l.name,
+		Delivered: l.delivered,
+		Drops: result.Drops{
+			Head:    l.drops[link.DropHead],
+			Tail:    l.drops[link.DropTail],
+			AQM:     l.drops[link.DropAQM],
+			Random:  l.drops[link.DropRandom],
+			Outage:  l.drops[link.DropOutage],
+			Policer: l.drops[link.DropPolicer],
+		},
+	}
+	for _, s := range l.samples {
+		out.Intervals = append(out.Intervals, result.LinkSample{
+			T:              s.t.Seconds(),
+			AllocMbps:      s.snap.RateBps / 1e6,
+			QueuePkts:      s.snap.QueuePackets,
+			DeliveredBytes: s.delivered,
+		})
+	}
+	return out
+}
+
+// fairness computes Jain's index (Jain, Chiu & Hawe 1984: (ΣT)²/(N·ΣT²))
+// and max–min closeness (min T / max T) over the transport flows'
+// throughput in the window (from, to].
+func fairness(flows []result.Flow, from, to time.Duration) result.Fairness {
+	out := result.Fairness{WindowStartS: from.Seconds(), WindowEndS: to.Seconds()}
+	var tput []float64
+	for _, f := range flows {
+		if f.CCA == "cbr" {
+			continue
+		}
+		var bytes int64
+		for _, iv := range f.Intervals {
+			if iv.T > from.Seconds() && iv.T <= to.Seconds() {
+				bytes += iv.Bytes
+			}
+		}
+		tput = append(tput, float64(bytes))
+	}
+	if len(tput) == 0 {
+		return out
+	}
+	var sum, sq, hi, lo float64
+	lo = tput[0]
+	for _, t := range tput {
+		sum += t
+		sq += t * t
+		hi = max(hi, t)
+		lo = min(lo, t)
+	}
+	if sq > 0 {
+		out.Jain = sum * sum / (float64(len(tput)) * sq)
+	}
+	if hi > 0 {
+		out.MaxMin = lo / hi
+	}
+	if sum > 0 {
+		for _, t := range tput {
+			out.Shares = append(out.Shares, t/sum)
+		}
+	}
+	return out
+}

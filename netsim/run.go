@@ -1,0 +1,100 @@
+package netsim
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/result"
+)
+
+// Run simulates spec and returns its result. The same spec always gives the
+// same result (WallS aside).
+func Run(spec Spec) (*result.Result, error) {
+	return RunProgress(spec, nil)
+}
+
+// Progress receives the simulated time after each interval.
+type Progress func(simulated, total time.Duration)
+
+// RunProgress is Run with a progress callback (nil for none).
+func RunProgress(spec Spec, progress Progress) (*result.Result, error) {
+	if err := spec.Validate(); err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", spec.Name, err)
+	}
+	n, err := newNet(&spec)
+	if err != nil {
+		return nil, fmt.Errorf("scenario %s: %w", spec.Name, err)
+	}
+	n.loop.Schedule(spec.Interval, n, arg(evInterval, 0))
+	for t := spec.Interval; ; t += spec.Interval {
+		end := min(t, spec.Duration)
+		n.loop.RunUntil(end)
+		if progress != nil {
+			progress(end, spec.Duration)
+		}
+		if end >= spec.Duration {
+			break
+		}
+	}
+	if n.loop.Now() > n.lastSample() {
+		n.sample(n.loop.Now()) // a final partial interval
+	}
+	res := n.result()
+	res.Instrument = map[string]float64{
+		"events":            float64(n.loop.Fired()),
+		"packets_allocated": float64(n.pool.Allocated),
+	}
+	return res, nil
+}
+
+func (n *net) lastSample() time.Duration {
+	if len(n.fwd.samples) == 0 {
+		return 0
+	}
+	return n.fwd.samples[len(n.fwd.samples)-1].t
+}
+
+// sample records one interval of every flow and link.
+func (n *net) sample(now time.Duration) {
+	if now > n.lastSample() {
+		for _, f := range n.flows {
+			f.sample(now)
+		}
+		n.fwd.sample(now)
+		n.rev.sample(now)
+	}
+	if next := now + n.spec.Interval; next <= n.spec.Duration {
+		n.loop.Schedule(next, n, arg(evInterval, 0))
+	}
+}
+
+func (f *flow) sample(now time.Duration) {
+	s := flowSample{t: now}
+	if f.snd != nil {
+		st := f.snd.Stats()
+		s.bytes = st.BytesAcked - f.lastBytes
+		s.retrans = st.Retransmits - f.lastRetrans
+		f.lastBytes, f.lastRetrans = st.BytesAcked, st.Retransmits
+		s.cwnd = st.CWnd
+		s.srtt, s.rttvar = st.SRTT, st.RTTVar
+		s.pacingRate = st.PacingRate * 8
+		if f.started {
+			s.cc = f.ctrl.inspect()
+		}
+	} else {
+		recvBytes := f.cbrRecv * int64(f.spec.PacketSize)
+		s.bytes = recvBytes - f.lastBytes
+		f.lastBytes = recvBytes
+	}
+	f.samples = append(f.samples, s)
+}
+
+func (l *linkState) sample(now time.Duration) {
+	s := linkSample{t: now, delivered: l.delivered - l.lastDeliv}
+	l.lastDeliv = l.delivered
+	if o, ok := l.stage.(link.Observable); ok {
+		s.snap = o.Snapshot(now)
+	}
+	l.samples = append(l.samples, s)
+}

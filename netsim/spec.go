@@ -1,0 +1,100 @@
+package netsim
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/link"
+)
+
+// Spec is one simulated run.
+type Spec struct {
+	Name     string
+	Seed     uint64
+	Duration time.Duration
+	// Interval is the sampling period of the per-flow and per-link series
+	// (iperf3's 1 s by default).
+	Interval time.Duration
+
+	// Forward carries data (and probes) from senders to receivers; Reverse
+	// carries ACKs back. Build receives the DropFunc the link must report
+	// drops to.
+	Forward, Reverse LinkSpec
+
+	Flows []FlowSpec
+
+	// BaseRTT is the idle round-trip time of the path, for reporting.
+	BaseRTT time.Duration
+	// Schedule, when the path reconfigures on a schedule, is handed to
+	// controllers that use it (LeoCC, SaTCP).
+	Schedule cc.Schedule
+	// FairnessFrom starts the window over which fairness indices are
+	// computed (to the end of the run); 0 means the latest flow start.
+	FairnessFrom time.Duration
+
+	// Path describes the path for the result (profile, city, direction).
+	Profile, City, Direction string
+	EpochUTC                 string
+}
+
+// LinkSpec builds one direction of the path.
+type LinkSpec struct {
+	Name  string
+	Build func(drop link.DropFunc) (link.Stage, error)
+}
+
+// FlowKind tells a transport flow from a probe.
+type FlowKind uint8
+
+const (
+	// TCP is a bulk flow of our TCP-like transport.
+	TCP FlowKind = iota
+	// CBR is a constant-bit-rate datagram flow (probing, demand injection).
+	CBR
+)
+
+// FlowSpec is one flow.
+type FlowSpec struct {
+	Kind   FlowKind
+	CCA    string             // congestion control (TCP)
+	Params map[string]float64 // controller knobs
+	Start  time.Duration
+	// Stop ends sending (0: the end of the run).
+	Stop time.Duration
+	// Bytes limits a TCP flow's transfer (0: unlimited bulk).
+	Bytes int64
+	// ExtraDelay is added to this flow's ACK path only, to give flows of
+	// one bottleneck different RTTs.
+	ExtraDelay time.Duration
+	// CBR flows: rate in bits/s and datagram size on the wire.
+	RateBps    float64
+	PacketSize int
+}
+
+// Validate checks a spec before anything runs.
+func (s *Spec) Validate() error {
+	var errs []error
+	if s.Duration <= 0 {
+		errs = append(errs, fmt.Errorf("duration %v: must be > 0", s.Duration))
+	}
+	if s.Interval <= 0 {
+		errs = append(errs, fmt.Errorf("interval %v: must be > 0", s.Interval))
+	}
+	if s.Forward.Build == nil || s.Reverse.Build == nil {
+		errs = append(errs, errors.New("path: forward and reverse links are required"))
+	}
+	if len(s.Flows) == 0 {
+		errs = append(errs, errors.New("flows: at least one flow is required"))
+	}
+	for i, f := range s.Flows {
+		if f.Start < 0 || f.Start >= s.Duration {
+			errs = append(errs, fmt.Errorf("flows[%d].start %v: must be in [0, duration)", i, f.Start))
+		}
+		if f.Kind == CBR && (f.RateBps <= 0 || f.PacketSize <= 0) {
+			errs = append(errs, fmt.Errorf("flows[%d]: cbr needs rate > 0 and packet_size > 0", i))
+		}
+	}
+	return errors.Join(errs...)
+}

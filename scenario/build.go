@@ -1,0 +1,90 @@
+package scenario
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/sim"
+)
+
+// Spec translates the scenario into a simulator run.
+func (s *Scenario) Spec() (netsim.Spec, error) {
+	spec := netsim.Spec{
+		Name:      s.Name,
+		Seed:      s.Seed,
+		Duration:  s.Duration,
+		Interval:  s.Interval,
+		Profile:   s.Path.Profile,
+		City:      s.Path.City,
+		Direction: s.Path.Direction,
+	}
+	switch s.Path.Profile {
+	case "fixed":
+		s.fixedPath(&spec)
+	case "starlink":
+		s.starlinkPath(&spec)
+	default:
+		return spec, fmt.Errorf("path.profile %q: no simulator path builder", s.Path.Profile)
+	}
+	for _, f := range s.Flows {
+		for range f.Count {
+			fs := netsim.FlowSpec{
+				CCA:        f.CCA,
+				Params:     f.Params,
+				Start:      f.Start,
+				Stop:       f.Stop,
+				Bytes:      f.Bytes,
+				ExtraDelay: f.ExtraRTT,
+			}
+			if f.CCA == CBR {
+				fs.Kind = netsim.CBR
+				fs.RateBps = f.RateBps
+				fs.PacketSize = f.PacketSize
+			}
+			spec.Flows = append(spec.Flows, fs)
+		}
+	}
+	return spec, nil
+}
+
+// fixedPath is a dumbbell: forward = i.i.d. loss → drop-tail bottleneck →
+// rtt/2 propagation; reverse = its own bottleneck (the forward rate and an
+// unbounded queue unless configured) → loss → rtt/2.
+func (s *Scenario) fixedPath(spec *netsim.Spec) {
+	p := s.Path
+	half := p.RTT / 2
+	spec.BaseRTT = p.RTT
+	spec.Forward = netsim.LinkSpec{Name: "forward", Build: func(drop link.DropFunc) (link.Stage, error) {
+		return chain(p.RateBps, p.Queue, p.Loss, half, sim.Stream(s.Seed, "link/forward/loss"), drop)
+	}}
+	revRate := p.Reverse.RateBps
+	if revRate == 0 {
+		revRate = p.RateBps
+	}
+	spec.Reverse = netsim.LinkSpec{Name: "reverse", Build: func(drop link.DropFunc) (link.Stage, error) {
+		return chain(revRate, p.Reverse.Queue, p.Reverse.Loss, p.RTT-half, sim.Stream(s.Seed, "link/reverse/loss"), drop)
+	}}
+}
+
+func chain(rate float64, q Queue, loss float64, delay time.Duration, rng *rand.Rand, drop link.DropFunc) (link.Stage, error) {
+	var stages []link.Stage
+	if loss > 0 {
+		l, err := link.NewLoss(loss, rng, drop)
+		if err != nil {
+			return nil, err
+		}
+		stages = append(stages, l)
+	}
+	b, err := link.NewBottleneck(rate, link.QueueLimit{Packets: q.LimitPackets, Bytes: q.LimitBytes}, drop)
+	if err != nil {
+		return nil, err
+	}
+	d, err := link.NewDelay(delay)
+	if err != nil {
+		return nil, err
+	}
+	return link.NewChain(append(stages, b, d)...), nil
+}

@@ -1,0 +1,180 @@
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/leolab/leolab/profile"
+	"go.yaml.in/yaml/v3"
+)
+
+// Load reads and validates a scenario file.
+func Load(file string) (*Scenario, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, data)
+}
+
+// Parse reads and validates scenario YAML; file names it in errors.
+func Parse(file string, data []byte) (*Scenario, error) {
+	var root yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&root); err != nil {
+		return nil, &Error{File: file, Line: yamlErrLine(err), Msg: "malformed YAML: " + yamlErrMsg(err)}
+	}
+	d := &decoder{file: file, lines: map[string]int{}}
+	s := d.scenario(&root)
+	if d.err != nil {
+		return nil, d.err
+	}
+	s.File = file
+	s.lines = d.lines
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// decoder walks the YAML tree, keeping the first error.
+type decoder struct {
+	file  string
+	err   error
+	lines map[string]int // field path → line, for errors found after decoding
+}
+
+func (d *decoder) fail(n *yaml.Node, field, format string, args ...any) {
+	if d.err != nil {
+		return
+	}
+	line := 0
+	if n != nil {
+		line = n.Line
+	}
+	d.err = &Error{File: d.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// fields iterates a mapping node, rejecting unknown and duplicate keys.
+func (d *decoder) fields(n *yaml.Node, path string, allowed []string, f func(key string, v *yaml.Node)) {
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, path, "must be a mapping with fields %s", strings.Join(allowed, ", "))
+		return
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(n.Content) && d.err == nil; i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		name := join(path, k.Value)
+		if !slices.Contains(allowed, k.Value) {
+			d.fail(k, name, "unknown field (allowed: %s)", strings.Join(allowed, ", "))
+			return
+		}
+		if seen[k.Value] {
+			d.fail(k, name, "given twice")
+			return
+		}
+		seen[k.Value] = true
+		d.lines[name] = k.Line
+		f(k.Value, v)
+	}
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+func (d *decoder) scalar(n *yaml.Node, path, want string) (string, bool) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		d.fail(n, path, "must be %s", want)
+		return "", false
+	}
+	return n.Value, true
+}
+
+func (d *decoder) str(n *yaml.Node, path string) string {
+	s, _ := d.scalar(n, path, "a string")
+	return s
+}
+
+func (d *decoder) duration(n *yaml.Node, path string) time.Duration {
+	s, ok := d.scalar(n, path, "a duration such as 60s or 250ms")
+	if !ok {
+		return 0
+	}
+	v, err := time.ParseDuration(s)
+	if err != nil {
+		d.fail(n, path, "%q is not a duration (use a number with a unit: ns, us, ms, s, m, h; e.g. 60s)", s)
+	}
+	return v
+}
+
+func (d *decoder) rate(n *yaml.Node, path string) float64 {
+	s, ok := d.scalar(n, path, "a rate such as 100Mbps")
+	if !ok {
+		return 0
+	}
+	v, err := profile.ParseRate(s)
+	if err != nil {
+		d.fail(n, path, "%v", err)
+	}
+	return v
+}
+
+func (d *decoder) integer(n *yaml.Node, path string) int64 {
+	s, ok := d.scalar(n, path, "an integer")
+	if !ok {
+		return 0
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		d.fail(n, path, "%q is not an integer", s)
+	}
+	return v
+}
+
+func (d *decoder) float(n *yaml.Node, path string) float64 {
+	s, ok := d.scalar(n, path, "a number")
+	if !ok {
+		return 0
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		d.fail(n, path, "%q is not a number", s)
+	}
+	return v
+}
+
+// yamlErrLine extracts "line N" from a yaml.v3 error, 0 if none.
+func yamlErrLine(err error) int {
+	msg := err.Error()
+	if i := strings.Index(msg, "line "); i >= 0 {
+		rest := msg[i+5:]
+		j := strings.IndexFunc(rest, func(r rune) bool { return r < '0' || r > '9' })
+		if j > 0 {
+			n, _ := strconv.Atoi(rest[:j])
+			return n
+		}
+	}
+	return 0
+}
+
+func yamlErrMsg(err error) string {
+	if errors.Is(err, io.EOF) {
+		return "empty document"
+	}
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "line ") {
+		msg = msg[i+2:]
+	}
+	return strings.ReplaceAll(msg, "\n", " ")
+}

@@ -1,0 +1,111 @@
+package scenario_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/leolab/leolab/cc/all"
+	"github.com/leolab/leolab/scenario"
+)
+
+const good = `version: 1
+name: t
+duration: 60s
+path:
+  profile: fixed
+  rate: 100Mbps
+  rtt: 50ms
+  queue: {discipline: droptail, limit_packets: 417}
+flows:
+  - {cca: cubic, count: 2}
+  - {cca: cbr, rate: 1Mbps, packet_size: 1400, start: 5s}
+`
+
+func TestParseGood(t *testing.T) {
+	s, err := scenario.Parse("good.yaml", []byte(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Duration != 60*time.Second || s.Path.RateBps != 100e6 || s.Path.Queue.LimitPackets != 417 {
+		t.Fatalf("parsed %+v", s)
+	}
+	if s.Seed != scenario.DefaultSeed || s.Interval != scenario.DefaultInterval {
+		t.Fatalf("defaults not applied: seed %d interval %v", s.Seed, s.Interval)
+	}
+	spec, err := s.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spec.Flows) != 3 {
+		t.Fatalf("count not expanded: %d flows", len(spec.Flows))
+	}
+}
+
+// TestBadInput: each bad input gives one line naming the file, the line or
+// field, and what is allowed.
+func TestBadInput(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		want       []string // substrings of the message
+	}{
+		{"unknown cca", strings.Replace(good, "cca: cubic", "cca: cubc", 1),
+			[]string{"bad.yaml:10:", "flows[0].cca", `"cubc"`, "allowed:", "cubic"}},
+		{"negative duration", strings.Replace(good, "duration: 60s", "duration: -5s", 1),
+			[]string{"bad.yaml:3:", "duration", "must be > 0"}},
+		{"missing duration", strings.Replace(good, "duration: 60s\n", "", 1),
+			[]string{"bad.yaml", "duration", "missing"}},
+		{"unknown field", strings.Replace(good, "rtt: 50ms", "rtt: 50ms\n  jitter: 5ms", 1),
+			[]string{"bad.yaml:8:", "path.jitter", "unknown field", "allowed:", "rate"}},
+		{"malformed yaml", "version: 1\nflows: [\n", []string{"bad.yaml:", "malformed YAML"}},
+		{"rate zero", strings.Replace(good, "rate: 100Mbps", "rate: 0Mbps", 1),
+			[]string{"bad.yaml:6:", "path.rate", "must be > 0"}},
+		{"rate without unit", strings.Replace(good, "rate: 100Mbps", "rate: 100", 1),
+			[]string{"bad.yaml:6:", "path.rate", "Mbps"}},
+		{"empty flows", strings.Replace(good, "flows:\n  - {cca: cubic, count: 2}\n  - {cca: cbr, rate: 1Mbps, packet_size: 1400, start: 5s}\n", "flows: []\n", 1),
+			[]string{"bad.yaml:9:", "flows", "at least one flow"}},
+		{"unknown profile", strings.Replace(good, "profile: fixed", "profile: geo", 1),
+			[]string{"bad.yaml:5:", "path.profile", "allowed:", "fixed"}},
+		{"wrong version", strings.Replace(good, "version: 1", "version: 2", 1),
+			[]string{"bad.yaml:1:", "version", "allowed: 1"}},
+		{"unknown param", strings.Replace(good, "cca: cubic,", "cca: cubic, params: {hystrat: 0},", 1),
+			[]string{"bad.yaml:10:", "flows[0].params.hystrat", "allowed:"}},
+		{"start after end", strings.Replace(good, "start: 5s", "start: 90s", 1),
+			[]string{"bad.yaml:11:", "flows[1].start", "must be in"}},
+		{"discipline", strings.Replace(good, "droptail", "red", 1),
+			[]string{"bad.yaml:8:", "path.queue.discipline", "allowed: droptail"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := scenario.Parse("bad.yaml", []byte(c.yaml))
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			var se *scenario.Error
+			if !errors.As(err, &se) {
+				t.Fatalf("error %T is not a *scenario.Error: %v", err, err)
+			}
+			msg := err.Error()
+			if strings.Contains(msg, "\n") {
+				t.Errorf("message spans lines: %q", msg)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("message %q lacks %q", msg, w)
+				}
+			}
+		})
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(good))
+	f.Add([]byte("version: 1\nflows: [\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := scenario.Parse("fuzz.yaml", data)
+		if err == nil && (s.Duration <= 0 || len(s.Flows) == 0) {
+			t.Fatalf("accepted an invalid scenario: %+v", s)
+		}
+	})
+}

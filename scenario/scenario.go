@@ -1,0 +1,82 @@
+package scenario
+
+import (
+	"time"
+
+	"github.com/leolab/leolab/profile"
+)
+
+// Version is the scenario schema version this package reads.
+const Version = 1
+
+// Defaults for fields a scenario may omit. Each is what a user of iperf3
+// would expect.
+const (
+	DefaultSeed     = 1
+	DefaultInterval = time.Second // iperf3's reporting interval
+)
+
+// Scenario is a validated scenario.
+type Scenario struct {
+	File     string // where it came from ("" for the flag form)
+	Name     string
+	Duration time.Duration
+	Seed     uint64
+	Interval time.Duration
+	Path     Path
+	Flows    []Flow
+
+	lines    map[string]int           // field path → line in File, for errors
+	starlink *profile.StarlinkProfile // resolved by Validate for profile starlink
+}
+
+// Path is the network path. Profile "fixed" uses Rate/RTT/Queue/Loss;
+// "starlink" uses City/Direction/Overrides.
+type Path struct {
+	Profile   string
+	City      string
+	Direction string // downlink or uplink (data direction)
+	Overrides map[string]any
+
+	// fixed profile
+	RateBps float64
+	RTT     time.Duration
+	Queue   Queue
+	Loss    float64
+	// Reverse is the ACK path of a fixed link; zero values mean the
+	// forward rate and an unbounded queue without loss.
+	Reverse Reverse
+}
+
+// Queue configures a fixed link's bottleneck queue.
+type Queue struct {
+	Discipline   string // droptail
+	LimitPackets int
+	LimitBytes   int
+}
+
+// Reverse configures the ACK direction of a fixed link.
+type Reverse struct {
+	RateBps float64
+	Queue   Queue
+	Loss    float64
+}
+
+// Flow is one entry of flows (Count expanded later).
+type Flow struct {
+	CCA        string
+	Params     map[string]float64
+	Start      time.Duration
+	Stop       time.Duration
+	Count      int
+	Bytes      int64
+	ExtraRTT   time.Duration
+	RateBps    float64 // cbr
+	PacketSize int     // cbr
+}
+
+// Disciplines lists the queue disciplines of a fixed link.
+var Disciplines = []string{"droptail"}
+
+// Directions lists the allowed path directions.
+var Directions = []string{"downlink", "uplink"}

@@ -1,0 +1,170 @@
+package scenario
+
+import (
+	"strconv"
+
+	"go.yaml.in/yaml/v3"
+)
+
+func (d *decoder) scenario(root *yaml.Node) *Scenario {
+	s := &Scenario{Seed: DefaultSeed, Interval: DefaultInterval}
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
+		d.fail(root, "", "empty scenario (needs version, duration, path, flows)")
+		return s
+	}
+	doc := root.Content[0]
+	var have = map[string]bool{}
+	d.fields(doc, "", []string{"version", "name", "duration", "seed", "interval", "path", "flows"}, func(k string, v *yaml.Node) {
+		have[k] = true
+		switch k {
+		case "version":
+			if ver := d.integer(v, k); d.err == nil && ver != Version {
+				d.fail(v, k, "%d is not supported (allowed: %d)", ver, Version)
+			}
+		case "name":
+			s.Name = d.str(v, k)
+		case "duration":
+			s.Duration = d.duration(v, k)
+			if d.err == nil && s.Duration <= 0 {
+				d.fail(v, k, "%v: must be > 0", s.Duration)
+			}
+		case "seed":
+			seed := d.integer(v, k)
+			if d.err == nil && seed < 0 {
+				d.fail(v, k, "%d: must be >= 0", seed)
+			}
+			s.Seed = uint64(seed)
+		case "interval":
+			s.Interval = d.duration(v, k)
+			if d.err == nil && s.Interval <= 0 {
+				d.fail(v, k, "%v: must be > 0", s.Interval)
+			}
+		case "path":
+			s.Path = d.path(v)
+		case "flows":
+			s.Flows = d.flows(v)
+		}
+	})
+	for _, req := range []struct{ field, hint string }{
+		{"version", "version: 1"},
+		{"duration", "a positive duration such as duration: 60s"},
+		{"path", "a path such as {profile: fixed, rate: 100Mbps, rtt: 50ms}"},
+		{"flows", "a list such as [{cca: cubic}]"},
+	} {
+		if d.err == nil && !have[req.field] {
+			d.fail(doc, req.field, "missing (needs %s)", req.hint)
+		}
+	}
+	return s
+}
+
+func (d *decoder) path(n *yaml.Node) Path {
+	p := Path{}
+	d.fields(n, "path", []string{"profile", "city", "direction", "overrides", "rate", "rtt", "queue", "loss", "reverse"}, func(k string, v *yaml.Node) {
+		f := "path." + k
+		switch k {
+		case "profile":
+			p.Profile = d.str(v, f)
+		case "city":
+			p.City = d.str(v, f)
+		case "direction":
+			p.Direction = d.str(v, f)
+		case "overrides":
+			if v.Kind != yaml.MappingNode {
+				d.fail(v, f, "must be a mapping of parameter paths to values")
+				return
+			}
+			p.Overrides = map[string]any{}
+			if err := v.Decode(&p.Overrides); err != nil {
+				d.fail(v, f, "%v", err)
+			}
+		case "rate":
+			p.RateBps = d.rate(v, f)
+		case "rtt":
+			p.RTT = d.duration(v, f)
+		case "queue":
+			p.Queue = d.queue(v, f)
+		case "loss":
+			p.Loss = d.float(v, f)
+		case "reverse":
+			d.fields(v, f, []string{"rate", "queue", "loss"}, func(k string, v *yaml.Node) {
+				switch k {
+				case "rate":
+					p.Reverse.RateBps = d.rate(v, f+".rate")
+				case "queue":
+					p.Reverse.Queue = d.queue(v, f+".queue")
+				case "loss":
+					p.Reverse.Loss = d.float(v, f+".loss")
+				}
+			})
+		}
+	})
+	return p
+}
+
+func (d *decoder) queue(n *yaml.Node, path string) Queue {
+	q := Queue{}
+	d.fields(n, path, []string{"discipline", "limit_packets", "limit_bytes"}, func(k string, v *yaml.Node) {
+		switch k {
+		case "discipline":
+			q.Discipline = d.str(v, path+"."+k)
+		case "limit_packets":
+			q.LimitPackets = int(d.integer(v, path+"."+k))
+		case "limit_bytes":
+			q.LimitBytes = int(d.integer(v, path+"."+k))
+		}
+	})
+	return q
+}
+
+func (d *decoder) flows(n *yaml.Node) []Flow {
+	if n.Kind != yaml.SequenceNode {
+		d.fail(n, "flows", "must be a list of flows, e.g. [{cca: cubic}]")
+		return nil
+	}
+	var out []Flow
+	for i, fn := range n.Content {
+		path := "flows[" + strconv.Itoa(i) + "]"
+		f := Flow{Count: 1}
+		d.fields(fn, path, []string{"cca", "params", "start", "stop", "count", "bytes", "extra_rtt", "rate", "packet_size"}, func(k string, v *yaml.Node) {
+			fp := path + "." + k
+			switch k {
+			case "cca":
+				f.CCA = d.str(v, fp)
+			case "params":
+				if v.Kind != yaml.MappingNode {
+					d.fail(v, fp, "must be a mapping of parameter names to numbers")
+					return
+				}
+				f.Params = map[string]float64{}
+				for j := 0; j+1 < len(v.Content); j += 2 {
+					key := v.Content[j]
+					d.lines[fp+"."+key.Value] = key.Line
+					f.Params[key.Value] = d.float(v.Content[j+1], fp+"."+key.Value)
+				}
+			case "start":
+				f.Start = d.duration(v, fp)
+			case "stop":
+				f.Stop = d.duration(v, fp)
+			case "count":
+				f.Count = int(d.integer(v, fp))
+			case "bytes":
+				f.Bytes = d.integer(v, fp)
+			case "extra_rtt":
+				f.ExtraRTT = d.duration(v, fp)
+			case "rate":
+				f.RateBps = d.rate(v, fp)
+			case "packet_size":
+				f.PacketSize = int(d.integer(v, fp))
+			}
+		})
+		if d.err == nil && f.CCA == "" {
+			d.fail(fn, path+".cca", "missing (a congestion control from `leolab cca list`, or cbr)")
+		}
+		out = append(out, f)
+		if d.err != nil {
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,96 @@
+package scenario
+
+import (
+	"strings"
+	"time"
+
+	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/link/starlink"
+	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/profile"
+	"github.com/leolab/leolab/sim"
+)
+
+// simEpochDate is the UTC day the simulator's runs are placed on; only the
+// second within the minute matters to the model (reconfigurations at
+// :12/:27/:42/:57), and it is drawn from the seed.
+var simEpochDate = time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+
+// resolveStarlink resolves the Starlink profile of the path, as an *Error
+// that points at the city or overrides field when it is bad.
+func (s *Scenario) resolveStarlink(fail failFunc) error {
+	sp, err := profile.Starlink(s.Path.City, s.Path.Overrides)
+	if err != nil {
+		field := "path.overrides"
+		if strings.HasPrefix(err.Error(), "city:") {
+			field = "path.city"
+		}
+		return fail(field, "%v", err)
+	}
+	s.starlink = sp
+	return nil
+}
+
+// epoch is the run's offset within the UTC minute at t = 0, drawn from the
+// seed (DESIGN.md "Time").
+func (s *Scenario) epoch() time.Duration {
+	r := sim.Stream(s.Seed, "epoch")
+	return time.Duration(r.Int64N(int64(time.Minute/time.Millisecond))) * time.Millisecond
+}
+
+// starlinkPath builds the Starlink path: the terminal's downlink and uplink
+// access links plus the city's terrestrial leg on the server side. In the
+// downlink direction data crosses terrestrial → downlink and ACKs uplink →
+// terrestrial; in the uplink direction the reverse.
+func (s *Scenario) starlinkPath(spec *netsim.Spec) {
+	sp := s.starlink
+	epoch := s.epoch()
+	spec.EpochUTC = simEpochDate.Add(epoch).Format(time.RFC3339Nano)
+	spec.BaseRTT = sp.Downlink.BaseOWD + sp.Uplink.BaseOWD + 2*sp.Terrestrial.OneWay
+	spec.Schedule = starlink.NewSchedule(sp, epoch)
+	slotSeed := sim.Stream(s.Seed, "starlink/slots").Uint64()
+	access := func(down bool, drop link.DropFunc) (link.Stage, error) {
+		cfg := starlink.Config{Drop: drop, Epoch: epoch, SlotSeed: slotSeed}
+		if down {
+			cfg.Rand = sim.Stream(s.Seed, "starlink/downlink")
+			return starlink.NewDownlink(sp, cfg)
+		}
+		cfg.Rand = sim.Stream(s.Seed, "starlink/uplink")
+		return starlink.NewUplink(sp, cfg)
+	}
+	terrestrial := func() (link.Stage, error) { return link.NewDelay(sp.Terrestrial.OneWay) }
+	// serverSide: server → terrestrial → access; terminalSide: access → terrestrial → server.
+	serverSide := func(down bool) func(link.DropFunc) (link.Stage, error) {
+		return func(drop link.DropFunc) (link.Stage, error) {
+			t, err := terrestrial()
+			if err != nil {
+				return nil, err
+			}
+			a, err := access(down, drop)
+			if err != nil {
+				return nil, err
+			}
+			return link.NewChain(t, a), nil
+		}
+	}
+	terminalSide := func(down bool) func(link.DropFunc) (link.Stage, error) {
+		return func(drop link.DropFunc) (link.Stage, error) {
+			a, err := access(down, drop)
+			if err != nil {
+				return nil, err
+			}
+			t, err := terrestrial()
+			if err != nil {
+				return nil, err
+			}
+			return link.NewChain(a, t), nil
+		}
+	}
+	if s.Path.Direction == "uplink" {
+		spec.Forward = netsim.LinkSpec{Name: "uplink", Build: terminalSide(false)}
+		spec.Reverse = netsim.LinkSpec{Name: "downlink", Build: serverSide(true)}
+		return
+	}
+	spec.Forward = netsim.LinkSpec{Name: "downlink", Build: serverSide(true)}
+	spec.Reverse = netsim.LinkSpec{Name: "uplink", Build: terminalSide(false)}
+}

@@ -1,0 +1,150 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/profile"
+)
+
+// Profiles lists the built-in path profiles.
+var Profiles = []string{"fixed", "starlink"}
+
+// CBR is the flow type of constant-bit-rate probes.
+const CBR = "cbr"
+
+// Validate checks the scenario's meaning (ranges, names, combinations) and
+// returns the first problem as an *Error.
+func (s *Scenario) Validate() error {
+	fail := func(field, format string, args ...any) error {
+		return &Error{File: s.File, Line: s.lines[field], Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
+	if s.Duration <= 0 {
+		return fail("duration", "%v: must be > 0 (e.g. 60s)", s.Duration)
+	}
+	if s.Interval <= 0 {
+		return fail("interval", "%v: must be > 0", s.Interval)
+	}
+	if err := s.validatePath(fail); err != nil {
+		return err
+	}
+	if len(s.Flows) == 0 {
+		return fail("flows", "empty: at least one flow is required, e.g. [{cca: cubic}]")
+	}
+	for i, f := range s.Flows {
+		if err := s.validateFlow(i, f, fail); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type failFunc func(field, format string, args ...any) error
+
+func (s *Scenario) validatePath(fail failFunc) error {
+	p := &s.Path
+	if !slices.Contains(Profiles, p.Profile) {
+		return fail("path.profile", "%q is not a profile (allowed: %s)", p.Profile, strings.Join(Profiles, ", "))
+	}
+	if p.Profile == "fixed" {
+		if p.City != "" || p.Direction != "" || len(p.Overrides) > 0 {
+			return fail("path", "city, direction and overrides apply to profile starlink")
+		}
+		if !(p.RateBps > 0) || math.IsInf(p.RateBps, 0) {
+			return fail("path.rate", "%s: must be > 0 (e.g. 100Mbps)", profile.FormatRate(p.RateBps))
+		}
+		if p.RTT < 0 {
+			return fail("path.rtt", "%v: must be >= 0", p.RTT)
+		}
+		if p.Loss < 0 || p.Loss >= 1 {
+			return fail("path.loss", "%g: must be a probability in [0, 1)", p.Loss)
+		}
+		if err := validateQueue("path.queue", p.Queue, fail); err != nil {
+			return err
+		}
+		if p.Reverse.RateBps < 0 {
+			return fail("path.reverse.rate", "%s: must be > 0", profile.FormatRate(p.Reverse.RateBps))
+		}
+		if p.Reverse.Loss < 0 || p.Reverse.Loss >= 1 {
+			return fail("path.reverse.loss", "%g: must be a probability in [0, 1)", p.Reverse.Loss)
+		}
+		return validateQueue("path.reverse.queue", p.Reverse.Queue, fail)
+	}
+	if p.Direction == "" {
+		p.Direction = "downlink"
+	}
+	if !slices.Contains(Directions, p.Direction) {
+		return fail("path.direction", "%q (allowed: %s)", p.Direction, strings.Join(Directions, ", "))
+	}
+	if p.RateBps != 0 || p.RTT != 0 || p.Loss != 0 || p.Queue != (Queue{}) || p.Reverse != (Reverse{}) {
+		return fail("path", "rate, rtt, queue, loss and reverse apply to profile fixed; change a starlink parameter with overrides (see `leolab profile show starlink`)")
+	}
+	return s.resolveStarlink(fail)
+}
+
+func validateQueue(field string, q Queue, fail failFunc) error {
+	if q.Discipline != "" && !slices.Contains(Disciplines, q.Discipline) {
+		return fail(field+".discipline", "%q (allowed: %s)", q.Discipline, strings.Join(Disciplines, ", "))
+	}
+	if q.LimitPackets < 0 {
+		return fail(field+".limit_packets", "%d: must be >= 0 (0: unlimited)", q.LimitPackets)
+	}
+	if q.LimitBytes < 0 {
+		return fail(field+".limit_bytes", "%d: must be >= 0 (0: unlimited)", q.LimitBytes)
+	}
+	return nil
+}
+
+func (s *Scenario) validateFlow(i int, f Flow, fail failFunc) error {
+	at := "flows[" + strconv.Itoa(i) + "]"
+	if f.CCA == CBR {
+		if !(f.RateBps > 0) {
+			return fail(at+".rate", "cbr flows need rate > 0 (e.g. 300Mbps)")
+		}
+		if f.PacketSize <= 0 || f.PacketSize > 65535 {
+			return fail(at+".packet_size", "%d: cbr flows need packet_size in [1, 65535] bytes", f.PacketSize)
+		}
+	} else {
+		info, ok := cc.Lookup(f.CCA)
+		if !ok {
+			return fail(at+".cca", "unknown congestion control %q (allowed: %s, %s)", f.CCA, strings.Join(cc.Names(), ", "), CBR)
+		}
+		for k := range f.Params {
+			if _, ok := info.Params[k]; !ok {
+				return fail(at+".params."+k, "unknown parameter of %s (allowed: %s)", f.CCA, strings.Join(sortedKeys(info.Params), ", "))
+			}
+		}
+		if f.RateBps != 0 || f.PacketSize != 0 {
+			return fail(at, "rate and packet_size apply to cbr flows only")
+		}
+	}
+	if f.Start < 0 || f.Start >= s.Duration {
+		return fail(at+".start", "%v: must be in [0, duration %v)", f.Start, s.Duration)
+	}
+	if f.Stop != 0 && f.Stop <= f.Start {
+		return fail(at+".stop", "%v: must be after start %v", f.Stop, f.Start)
+	}
+	if f.Count < 1 || f.Count > 10000 {
+		return fail(at+".count", "%d: must be in [1, 10000]", f.Count)
+	}
+	if f.Bytes < 0 {
+		return fail(at+".bytes", "%d: must be >= 0 (0: unlimited)", f.Bytes)
+	}
+	if f.ExtraRTT < 0 {
+		return fail(at+".extra_rtt", "%v: must be >= 0", f.ExtraRTT)
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]float64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
