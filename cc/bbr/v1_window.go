@@ -1,0 +1,190 @@
+package bbr
+
+import (
+	"time"
+
+	"github.com/leolab/leolab/cc"
+)
+
+// updateMinRTT tracks min_rtt over a 10 s window and runs PROBE_RTT:
+// entered when the estimate is 10 s old, left after 200 ms and one round at
+// ≤ 4 packets in flight (bbr_update_min_rtt).
+func (b *V1) updateMinRTT(now time.Duration, rs *cc.RateSample) {
+	expired := now > b.minRTTStamp+b.p.minRTTWin
+	if rs.RTT > 0 && (b.minRTT == 0 || rs.RTT <= b.minRTT || expired) {
+		b.minRTT = rs.RTT
+		b.minRTTStamp = now
+	}
+	if b.p.probeRTTDur > 0 && expired && !b.idleRestart && b.mode != modeProbeRTT {
+		b.mode = modeProbeRTT
+		b.saveCwnd()
+		b.probeArmed = false
+	}
+	if b.mode == modeProbeRTT {
+		if !b.probeArmed && rs.Inflight <= cwndMinTargetPkts*b.mss {
+			b.probeRTTDone = now + b.p.probeRTTDur
+			b.probeArmed = true
+			b.probeRound = false
+			b.round.restart(rs.TotalDelivered)
+		} else if b.probeArmed {
+			if b.round.start {
+				b.probeRound = true
+			}
+			if b.probeRound {
+				b.checkProbeRTTDone(now)
+			}
+		}
+	}
+	if rs.Delivered > 0 {
+		b.idleRestart = false
+	}
+}
+
+// checkProbeRTTDone leaves PROBE_RTT once its time is up, restoring the
+// saved window (bbr_check_probe_rtt_done).
+func (b *V1) checkProbeRTTDone(now time.Duration) {
+	if !b.probeArmed || now <= b.probeRTTDone {
+		return
+	}
+	b.minRTTStamp = now // wait a while until the next PROBE_RTT
+	b.cwnd = max(b.cwnd, b.priorCwnd)
+	b.resetMode(now)
+}
+
+// saveCwnd remembers the last good cwnd before recovery or PROBE_RTT cuts
+// it (bbr_save_cwnd).
+func (b *V1) saveCwnd() {
+	if b.prevState == caOpen && b.mode != modeProbeRTT {
+		b.priorCwnd = b.cwnd
+	} else {
+		b.priorCwnd = max(b.priorCwnd, b.cwnd)
+	}
+}
+
+// updateGains sets the gains of the current mode (bbr_update_gains).
+func (b *V1) updateGains() {
+	switch b.mode {
+	case modeStartup:
+		b.pacingGain, b.cwndGain = b.p.highGain, b.p.highGain
+	case modeDrain:
+		b.pacingGain, b.cwndGain = b.p.drainGain, b.p.highGain
+	case modeProbeBW:
+		b.pacingGain, b.cwndGain = v1PacingGains[b.cycleIdx], b.p.cwndGain
+		if b.lt.useBw {
+			b.pacingGain = 1
+		}
+	case modeProbeRTT:
+		b.pacingGain, b.cwndGain = 1, 1
+	}
+}
+
+// setPacingRate paces at gain·bw, never lowering the rate before the pipe
+// is full (bbr_set_pacing_rate).
+func (b *V1) setPacingRate(bw, gain float64) {
+	if rate := pacingRate(bw, gain); b.fullReached || rate > b.pacing {
+		b.pacing = rate
+	}
+}
+
+// recoverOrRestore applies loss recovery to cwnd: losses are deducted,
+// the first round of recovery conserves packets, and the saved cwnd comes
+// back when recovery ends (bbr_set_cwnd_to_recover_or_restore). It returns
+// the window and whether packet conservation decided it.
+func (b *V1) recoverOrRestore(rs *cc.RateSample, state caState) (int, bool) {
+	cwnd := b.cwnd
+	acked := rs.AckedBytes
+	if rs.LostBytes > 0 {
+		cwnd = max(cwnd-rs.LostBytes, b.mss)
+	}
+	switch {
+	case state == caRecovery && b.prevState != caRecovery:
+		b.conserving = true
+		b.round.restart(rs.TotalDelivered) // start a round now
+		cwnd = rs.Inflight + acked
+	case b.prevState != caOpen && state == caOpen:
+		cwnd = max(cwnd, b.priorCwnd)
+		b.conserving = false
+		b.inLoss = false
+	}
+	b.prevState = state
+	if b.conserving {
+		return max(cwnd, rs.Inflight+acked), true
+	}
+	return cwnd, false
+}
+
+// setCwnd grows cwnd toward cwnd_gain·BDP plus the aggregation and TSO
+// budgets, slow-start-like before the pipe is full (bbr_set_cwnd).
+func (b *V1) setCwnd(rs *cc.RateSample, state caState, bw float64) {
+	acked := rs.AckedBytes
+	if acked > 0 {
+		cwnd, conserving := b.recoverOrRestore(rs, state)
+		if !conserving {
+			target := bdp(bw, b.minRTT, b.cwndGain, b.mss, b.initCwnd)
+			if b.fullReached {
+				target += b.agg.cwnd(bw, b.p.extraAckedGain)
+			}
+			target = quantizationV1(target, tsoSegsV1(b.pacing, b.mss), b.mss, b.mode == modeProbeBW && b.cycleIdx == 0)
+			switch {
+			case b.fullReached:
+				cwnd = min(cwnd+acked, target)
+			case cwnd < target || rs.TotalDelivered < initCwndPkts*int64(b.mss):
+				cwnd += acked
+			}
+			cwnd = max(cwnd, cwndMinTargetPkts*b.mss)
+		}
+		b.cwnd = cwnd
+	}
+	if b.mode == modeProbeRTT {
+		b.cwnd = min(b.cwnd, cwndMinTargetPkts*b.mss)
+	}
+}
+
+// Inspect reports the phase and model. Keys: phase (see Phase*), mode
+// (Linux bbr_mode 0–3), cycle_idx, pacing_gain, cwnd_gain, btlbw_bps
+// (bits/s), max_bw_bps, min_rtt_ms, round, extra_acked (bytes),
+// full_bw_reached, lt_use_bw, lt_bw_bps, prior_cwnd (bytes).
+func (b *V1) Inspect() map[string]float64 {
+	return map[string]float64{
+		"phase":           float64(b.phase()),
+		"mode":            float64(b.mode),
+		"cycle_idx":       float64(b.cycleIdx),
+		"pacing_gain":     b.pacingGain,
+		"cwnd_gain":       b.cwndGain,
+		"btlbw_bps":       8 * b.bwEst(),
+		"max_bw_bps":      8 * b.bw.get(),
+		"min_rtt_ms":      ms(b.minRTT),
+		"round":           float64(b.round.count),
+		"extra_acked":     float64(b.agg.get()),
+		"full_bw_reached": boolf(b.fullReached),
+		"lt_use_bw":       boolf(b.lt.useBw),
+		"lt_bw_bps":       8 * b.lt.bw,
+		"prior_cwnd":      float64(b.priorCwnd),
+	}
+}
+
+// phase maps the mode and cycle index to the Phase* numbers.
+func (b *V1) phase() int {
+	switch b.mode {
+	case modeStartup:
+		return PhaseStartup
+	case modeDrain:
+		return PhaseDrain
+	case modeProbeRTT:
+		return PhaseProbeRTT
+	}
+	switch b.cycleIdx {
+	case 0:
+		return PhaseUp
+	case 1:
+		return PhaseDown
+	}
+	return PhaseCruise
+}
+
+func boolf(v bool) float64 {
+	if v {
+		return 1
+	}
+	return 0
+}
