@@ -14,7 +14,7 @@ import (
 	"github.com/leolab/leolab/scenario"
 )
 
-func runExample(t *testing.T, name string) *result.Result {
+func runExample(t testing.TB, name string) *result.Result {
 	t.Helper()
 	sc, err := scenario.Load("../examples/" + name)
 	if err != nil {

@@ -33,6 +33,9 @@ type flow struct {
 	// interval bookkeeping
 	lastBytes   int64
 	lastRetrans int64
+	lastOWDN    int64
+	lastOWDSum  float64
+	lastDropped int64
 	samples     []flowSample
 }
 
@@ -45,6 +48,8 @@ type flowSample struct {
 	rttvar     time.Duration
 	pacingRate float64
 	cc         map[string]float64
+	owd        time.Duration // probes: mean one-way delay in the interval
+	lost       int64         // probes: packets dropped in the interval
 }
 
 func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {

@@ -135,6 +135,7 @@ func (n *net) sendAck(now time.Duration, p *packet.Packet) {
 func (n *net) pollForward(now time.Duration) {
 	for p := n.fwd.stage.Dequeue(now); p != nil; p = n.fwd.stage.Dequeue(now) {
 		n.fwd.delivered += int64(p.Size)
+		n.fwd.packets++
 		n.flows[p.Flow].arrive(now, p)
 		n.pool.Put(p)
 	}
@@ -144,6 +145,7 @@ func (n *net) pollForward(now time.Duration) {
 func (n *net) pollReverse(now time.Duration) {
 	for p := n.rev.stage.Dequeue(now); p != nil; p = n.rev.stage.Dequeue(now) {
 		n.rev.delivered += int64(p.Size)
+		n.rev.packets++
 		if d := n.ackDelays[p.Flow]; d != nil {
 			d.Enqueue(now, p)
 			n.ensure(evAckDelay, int(p.Flow), d.NextEvent())
@@ -170,7 +172,9 @@ type linkState struct {
 	stage     link.Stage
 	net       *net
 	drops     [link.NumDropCauses]int64
+	lastDrops [link.NumDropCauses]int64
 	delivered int64 // bytes released at the far end
+	packets   int64 // packets released at the far end
 	lastDeliv int64
 	samples   []linkSample
 }
@@ -179,6 +183,7 @@ type linkSample struct {
 	t         time.Duration
 	snap      link.Snapshot
 	delivered int64
+	drops     [link.NumDropCauses]int64
 }
 
 func newLinkState(ls LinkSpec, role string) (*linkState, error) {

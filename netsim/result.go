@@ -67,6 +67,8 @@ func (f *flow) result(dur time.Duration) result.Flow {
 			RTTVarMs:      ms(s.rttvar),
 			PacingRateBps: s.pacingRate,
 			CC:            s.cc,
+			OWDMs:         ms(s.owd),
+			Lost:          s.lost,
 		}
 		out.Intervals = append(out.Intervals, iv)
 	}
@@ -99,18 +101,22 @@ func (f *flow) result(dur time.Duration) result.Flow {
 	return out
 }
 
+func dropCounts(d *[link.NumDropCauses]int64) result.Drops {
+	return result.Drops{
+		Head:    d[link.DropHead],
+		Tail:    d[link.DropTail],
+		AQM:     d[link.DropAQM],
+		Random:  d[link.DropRandom],
+		Outage:  d[link.DropOutage],
+		Policer: d[link.DropPolicer],
+	}
+}
+
 func (l *linkState) result() result.Link {
 	out := result.Link{
 		Name:      l.name,
 		Delivered: l.delivered,
-		Drops: result.Drops{
-			Head:    l.drops[link.DropHead],
-			Tail:    l.drops[link.DropTail],
-			AQM:     l.drops[link.DropAQM],
-			Random:  l.drops[link.DropRandom],
-			Outage:  l.drops[link.DropOutage],
-			Policer: l.drops[link.DropPolicer],
-		},
+		Drops:     dropCounts(&l.drops),
 	}
 	for _, s := range l.samples {
 		out.Intervals = append(out.Intervals, result.LinkSample{
@@ -118,6 +124,7 @@ func (l *linkState) result() result.Link {
 			AllocMbps:      s.snap.RateBps / 1e6,
 			QueuePkts:      s.snap.QueuePackets,
 			DeliveredBytes: s.delivered,
+			Drops:          dropCounts(&s.drops),
 		})
 	}
 	return out

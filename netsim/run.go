@@ -43,6 +43,7 @@ func RunProgress(spec Spec, progress Progress) (*result.Result, error) {
 	res := n.result()
 	res.Instrument = map[string]float64{
 		"events":            float64(n.loop.Fired()),
+		"packets_delivered": float64(n.fwd.packets + n.rev.packets),
 		"packets_allocated": float64(n.pool.Allocated),
 	}
 	return res, nil
@@ -86,6 +87,12 @@ func (f *flow) sample(now time.Duration) {
 		recvBytes := f.cbrRecv * int64(f.spec.PacketSize)
 		s.bytes = recvBytes - f.lastBytes
 		f.lastBytes = recvBytes
+		if n := f.owd.n - f.lastOWDN; n > 0 {
+			s.owd = time.Duration((f.owd.sum - f.lastOWDSum) / float64(n) * float64(time.Second))
+		}
+		f.lastOWDN, f.lastOWDSum = f.owd.n, f.owd.sum
+		s.lost = f.dropped - f.lastDropped
+		f.lastDropped = f.dropped
 	}
 	f.samples = append(f.samples, s)
 }
@@ -93,6 +100,10 @@ func (f *flow) sample(now time.Duration) {
 func (l *linkState) sample(now time.Duration) {
 	s := linkSample{t: now, delivered: l.delivered - l.lastDeliv}
 	l.lastDeliv = l.delivered
+	for c := range l.drops {
+		s.drops[c] = l.drops[c] - l.lastDrops[c]
+	}
+	l.lastDrops = l.drops
 	if o, ok := l.stage.(link.Observable); ok {
 		s.snap = o.Snapshot(now)
 	}

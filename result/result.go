@@ -64,6 +64,10 @@ type Interval struct {
 	RTTVarMs      float64            `json:"rttvar_ms"`
 	PacingRateBps float64            `json:"pacing_rate_bps"`
 	CC            map[string]float64 `json:"cc,omitempty"`
+	// Probe flows: mean one-way delay of the packets received in the
+	// interval and packets of the flow dropped by the links in it.
+	OWDMs float64 `json:"owd_ms,omitempty"`
+	Lost  int64   `json:"lost,omitempty"`
 }
 
 // Link is one link's outcome.
@@ -90,6 +94,7 @@ type LinkSample struct {
 	AllocMbps      float64 `json:"alloc_mbps"`
 	QueuePkts      int     `json:"queue_pkts"`
 	DeliveredBytes int64   `json:"delivered_bytes"`
+	Drops          Drops   `json:"drops"` // in this interval
 }
 
 // Fairness holds fairness indices over concurrent flows (seed 000).

@@ -1,0 +1,65 @@
+package scenario_test
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/profile"
+	"github.com/leolab/leolab/scenario"
+)
+
+// CUBIC and Reno over every city profile in both directions finish with
+// plausible results: non-zero throughput below the direction's maximum
+// allocation, and RTT never below the city's idle RTT (the minimum seen in
+// the real data, which the profiles reproduce).
+func TestStarlinkCities(t *testing.T) {
+	for _, city := range profile.Cities() {
+		idle, err := profile.CityIdleRTT(city)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := profile.Starlink(city, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, dir := range scenario.Directions {
+			maxRate := sp.Downlink.MaxRate()
+			if dir == "uplink" {
+				maxRate = sp.Uplink.MaxRate()
+			}
+			for _, cca := range []string{"cubic", "reno"} {
+				name := fmt.Sprintf("%s-%s-%s", city, dir, cca)
+				t.Run(name, func(t *testing.T) {
+					yaml := fmt.Sprintf("version: 1\nname: %s\nduration: 60s\npath: {profile: starlink, city: %s, direction: %s}\nflows: [{cca: %s}]\n", name, city, dir, cca)
+					sc, err := scenario.Parse(name+".yaml", []byte(yaml))
+					if err != nil {
+						t.Fatal(err)
+					}
+					spec, err := sc.Spec()
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d := spec.BaseRTT - idle; d < -2*time.Millisecond || d > 2*time.Millisecond {
+						t.Errorf("path base RTT %v, city idle RTT %v", spec.BaseRTT, idle)
+					}
+					res, err := netsim.Run(spec)
+					if err != nil {
+						t.Fatal(err)
+					}
+					f := res.Flows[0]
+					t.Logf("%.1f Mbit/s, %d retransmits, min RTT %.1f ms, mean %.1f ms", f.ThroughputMbps, f.Retransmits, f.MinRTTMs, f.MeanRTTMs)
+					if f.ThroughputMbps <= 0.5 || f.ThroughputMbps*1e6 >= maxRate {
+						t.Errorf("throughput %.2f Mbit/s outside (0.5, %.0f)", f.ThroughputMbps, maxRate/1e6)
+					}
+					if f.MinRTTMs < ms(idle)-0.5 {
+						t.Errorf("min RTT %.2f ms below the city's idle RTT %v", f.MinRTTMs, idle)
+					}
+				})
+			}
+		}
+	}
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
