@@ -3,6 +3,7 @@
 package all
 
 import (
+	_ "github.com/leolab/leolab/cc/bbr"
 	_ "github.com/leolab/leolab/cc/cubic"
 	_ "github.com/leolab/leolab/cc/reno"
 )
