@@ -1,0 +1,111 @@
+package transport
+
+import (
+	"time"
+
+	"github.com/leolab/leolab/packet"
+)
+
+// Sender defaults.
+const (
+	// DefaultMinRTO is Linux's TCP_RTO_MIN (include/net/tcp.h: HZ/5). RFC 6298
+	// §2.4 would say 1 s; Linux's floor is what the real senders use.
+	DefaultMinRTO = 200 * time.Millisecond
+	// DefaultMaxRTO is Linux's TCP_RTO_MAX (include/net/tcp.h: 120*HZ).
+	DefaultMaxRTO = 120 * time.Second
+	// DefaultInitialRTO is RFC 6298 §2.1's 1 s (Linux TCP_TIMEOUT_INIT).
+	DefaultInitialRTO = time.Second
+	// DefaultDupThresh is RFC 5681 §3.2 / RFC 6675 §2's DupThresh (Linux
+	// sysctl tcp_reordering default).
+	DefaultDupThresh = 3
+)
+
+// Receiver defaults.
+const (
+	// DefaultRwnd caps the receive window at 16 MiB, about Linux's autotuned
+	// ceiling (tcp_rmem max 6 MiB..32 MiB by distribution; the real traces
+	// show ~12 MB snd_wnd, DESIGN.md "Fidelity notes").
+	DefaultRwnd = 16 << 20
+	// DefaultAckEvery: ACK at least every second full-sized segment
+	// (RFC 1122 §4.2.3.2, RFC 5681 §4.2; Linux __tcp_ack_snd_check ACKs when
+	// more than one rcv_mss is unacknowledged).
+	DefaultAckEvery = 2
+	// DefaultDelAckTimeout is Linux's TCP_DELACK_MIN (HZ/25 = 40 ms), the
+	// delayed-ACK timer of a receiver not in ping-pong mode.
+	DefaultDelAckTimeout = 40 * time.Millisecond
+	// DefaultQuickAcks is Linux's TCP_MAX_QUICKACKS (16): the receiver ACKs
+	// every segment at the start of a connection (tcp_incr_quickack called
+	// from tcp_event_data_recv on the first data, tcp_input.c).
+	DefaultQuickAcks = 16
+)
+
+// SenderConfig configures a Sender. Zero fields take the defaults above.
+type SenderConfig struct {
+	Flow packet.FlowID
+	// MSS is the payload bytes per segment (default packet.MSS).
+	MSS int
+	// Bytes to send; 0 means unlimited bulk data (iperf3-like, never
+	// application limited).
+	Bytes int64
+	// MinRTO, MaxRTO clamp the retransmission timeout; InitialRTO is used
+	// before the first RTT sample.
+	MinRTO, MaxRTO, InitialRTO time.Duration
+	// DupThresh is the number of SACKed segments above a hole that marks it
+	// lost (RFC 6675 IsLost) when RACK is off, and that zeroes RACK's
+	// reordering window when no reordering has been seen (Linux).
+	DupThresh int
+	// NoRACK disables RACK (falls back to the dup-threshold rule); NoTLP
+	// disables tail loss probes. Both are on by default, as in Linux.
+	NoRACK, NoTLP bool
+}
+
+func (c SenderConfig) withDefaults() SenderConfig {
+	if c.MSS <= 0 {
+		c.MSS = packet.MSS
+	}
+	if c.MinRTO <= 0 {
+		c.MinRTO = DefaultMinRTO
+	}
+	if c.MaxRTO <= 0 {
+		c.MaxRTO = DefaultMaxRTO
+	}
+	if c.InitialRTO <= 0 {
+		c.InitialRTO = DefaultInitialRTO
+	}
+	if c.DupThresh <= 0 {
+		c.DupThresh = DefaultDupThresh
+	}
+	return c
+}
+
+// ReceiverConfig configures a Receiver. Zero fields take the defaults above.
+type ReceiverConfig struct {
+	Flow packet.FlowID
+	// Rwnd is the receive-window cap in bytes.
+	Rwnd int
+	// AckEvery is the number of in-order full segments that forces an ACK.
+	AckEvery int
+	// DelAckTimeout bounds how long an ACK may be delayed.
+	DelAckTimeout time.Duration
+	// QuickAcks is the number of segments ACKed immediately at the start.
+	// A negative value disables quick ACKs.
+	QuickAcks int
+}
+
+func (c ReceiverConfig) withDefaults() ReceiverConfig {
+	if c.Rwnd <= 0 {
+		c.Rwnd = DefaultRwnd
+	}
+	if c.AckEvery <= 0 {
+		c.AckEvery = DefaultAckEvery
+	}
+	if c.DelAckTimeout <= 0 {
+		c.DelAckTimeout = DefaultDelAckTimeout
+	}
+	if c.QuickAcks == 0 {
+		c.QuickAcks = DefaultQuickAcks
+	} else if c.QuickAcks < 0 {
+		c.QuickAcks = 0
+	}
+	return c
+}

@@ -1,0 +1,195 @@
+package transport
+
+import (
+	"time"
+
+	"github.com/leolab/leolab/packet"
+	"github.com/leolab/leolab/sim"
+)
+
+// sackOptionBase is the fixed on-wire cost of a SACK option: kind and length
+// (RFC 2018 §3) plus two NOPs of padding to a 4-byte boundary.
+const sackOptionBase = 4
+
+// Receiver is one flow's TCP-like receiver. It is not safe for concurrent use.
+type Receiver struct {
+	cfg  ReceiverConfig
+	pool *packet.Pool
+
+	rcvNxt uint64   // RFC 793 RCV.NXT
+	ooo    rangeSet // out-of-order data held above rcvNxt
+	// recent holds one sequence number inside each recently changed block,
+	// most recent first (RFC 2018 §4 block order).
+	recent  [packet.MaxSack]uint64
+	nRecent int
+	dsack   packet.Block // duplicate segment to report first (RFC 2883)
+
+	unacked  int           // in-order segments received since the last ACK
+	quick    int           // quick ACKs left (Linux icsk_ack.quick)
+	ackNow   bool          // an immediate ACK is due
+	delackAt time.Duration // delayed-ACK timer
+	ce       bool          // CE seen since the last ACK
+	echo     uint64        // TxID of the latest segment
+	now      time.Duration
+
+	stats ReceiverStats
+}
+
+// ReceiverStats are the receiver's cumulative counters.
+type ReceiverStats struct {
+	BytesReceived int64 // payload bytes delivered in order (RCV.NXT)
+	Segments      int64 // data segments received
+	DupSegments   int64 // segments carrying only already-received data
+	OutOfOrder    int64 // segments received above a hole
+	Acks          int64 // ACKs sent
+}
+
+// NewReceiver returns a receiver taking ACK packets from pool.
+func NewReceiver(cfg ReceiverConfig, pool *packet.Pool) *Receiver {
+	cfg = cfg.withDefaults()
+	return &Receiver{cfg: cfg, pool: pool, quick: cfg.QuickAcks, delackAt: sim.Never}
+}
+
+// OnData processes a data segment. The caller keeps ownership of p.
+func (r *Receiver) OnData(now time.Duration, p *packet.Packet) {
+	r.now = now
+	r.stats.Segments++
+	r.echo = p.TxID
+	r.ce = r.ce || p.CE
+	b := packet.Block{Start: p.Seq, End: p.Seq + uint64(p.Len)}
+	switch {
+	case b.End <= r.rcvNxt:
+		r.duplicate(b)
+	case b.Start > r.rcvNxt:
+		r.outOfOrder(b)
+	default:
+		r.inOrder(now, b)
+	}
+	r.stats.BytesReceived = int64(r.rcvNxt)
+}
+
+// duplicate: already received data is ACKed at once with a DSACK block
+// (RFC 5681 §4.2 via RFC 1122; RFC 2883 §4).
+func (r *Receiver) duplicate(b packet.Block) {
+	r.stats.DupSegments++
+	r.dsack = b
+	r.ackNow = true
+}
+
+// outOfOrder buffers data above a hole and ACKs immediately (RFC 5681 §4.2).
+func (r *Receiver) outOfOrder(b packet.Block) {
+	if c, ok := r.ooo.containing(b.Start); ok && c.End >= b.End {
+		r.duplicate(b)
+		return
+	}
+	r.stats.OutOfOrder++
+	r.ooo.add(b)
+	r.remember(b.Start)
+	r.ackNow = true
+}
+
+// inOrder advances RCV.NXT, pulling in buffered data, and applies the ACK
+// policy: immediate when a gap was filled (RFC 5681 §4.2) or in quick-ACK
+// mode, otherwise every AckEvery segments or at the delayed-ACK timer
+// (RFC 1122 §4.2.3.2, RFC 5681 §4.2).
+func (r *Receiver) inOrder(now time.Duration, b packet.Block) {
+	filled := r.ooo.len() > 0
+	r.rcvNxt = b.End
+	if f, ok := r.ooo.first(); ok && f.Start <= r.rcvNxt {
+		r.rcvNxt = max(r.rcvNxt, f.End)
+	}
+	r.ooo.removeBelow(r.rcvNxt)
+	r.unacked++
+	switch {
+	case filled || r.quick > 0 || r.unacked >= r.cfg.AckEvery:
+		if r.quick > 0 {
+			r.quick--
+		}
+		r.ackNow = true
+	case r.delackAt == sim.Never:
+		r.delackAt = now + r.cfg.DelAckTimeout
+	}
+}
+
+// remember puts the block containing seq first in the recent list, dropping
+// entries that now fall in the same block.
+func (r *Receiver) remember(seq uint64) {
+	blk, _ := r.ooo.containing(seq)
+	k := 0
+	var keep [packet.MaxSack]uint64
+	keep[k] = seq
+	k++
+	for i := 0; i < r.nRecent && k < len(keep); i++ {
+		if c, ok := r.ooo.containing(r.recent[i]); ok && c != blk {
+			keep[k] = r.recent[i]
+			k++
+		}
+	}
+	r.recent, r.nRecent = keep, k
+}
+
+// Next returns the ACK to send at now, or nil when none is due.
+func (r *Receiver) Next(now time.Duration) *packet.Packet {
+	r.now = now
+	if !r.ackNow && r.delackAt > now {
+		return nil
+	}
+	p := r.pool.Get()
+	p.Flow, p.Kind = r.cfg.Flow, packet.Ack
+	p.Ack, p.Echo, p.ECE = r.rcvNxt, r.echo, r.ce
+	p.Rwnd = max(r.cfg.Rwnd-int(r.ooo.bytes()), 0)
+	r.fillSacks(p)
+	p.Size = packet.AckSize
+	if p.NSack > 0 {
+		p.Size += sackOptionBase + int(p.NSack)*packet.SackBlockSize
+	}
+	p.SentAt = now
+	r.ackNow, r.delackAt, r.unacked, r.ce = false, sim.Never, 0, false
+	r.stats.Acks++
+	return p
+}
+
+// fillSacks writes the SACK blocks: a DSACK first if any, then the most
+// recently changed blocks, then the remaining ones from the highest down
+// (RFC 2018 §4, RFC 2883 §4).
+func (r *Receiver) fillSacks(p *packet.Packet) {
+	n := 0
+	if r.dsack.End > r.dsack.Start {
+		p.Sack[n] = r.dsack
+		n++
+		r.dsack = packet.Block{}
+	}
+	have := func(b packet.Block) bool {
+		for _, x := range p.Sack[:n] {
+			if x == b {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < r.nRecent && n < packet.MaxSack; i++ {
+		if b, ok := r.ooo.containing(r.recent[i]); ok && !have(b) {
+			p.Sack[n] = b
+			n++
+		}
+	}
+	for i := r.ooo.len() - 1; i >= 0 && n < packet.MaxSack; i-- {
+		if b := r.ooo.r[i]; !have(b) {
+			p.Sack[n] = b
+			n++
+		}
+	}
+	p.NSack = uint8(n)
+}
+
+// NextWake returns when Next must be called: now if an ACK is due, the
+// delayed-ACK timer, or sim.Never.
+func (r *Receiver) NextWake() time.Duration {
+	if r.ackNow {
+		return r.now
+	}
+	return r.delackAt
+}
+
+// Stats returns the receiver's counters.
+func (r *Receiver) Stats() ReceiverStats { return r.stats }
