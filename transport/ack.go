@@ -96,11 +96,11 @@ func (s *Sender) processSacks(now time.Duration, p *packet.Packet) {
 		// Align to whole segments so the scoreboard is exactly the union
 		// of SACKed segments.
 		first := s.ring.find(b.Start)
-		last := first
-		for last < s.ring.tail && s.ring.at(last).end <= b.End {
-			last++
+		last := s.ring.find(b.End) // segments [first, last) start inside b
+		if last > first && s.ring.at(last-1).end > b.End {
+			last-- // partly covered: not SACKed
 		}
-		if last == first {
+		if last <= first {
 			continue
 		}
 		aligned := packet.Block{Start: s.ring.at(first).start, End: s.ring.at(last - 1).end}

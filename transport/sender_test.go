@@ -244,10 +244,16 @@ func BenchmarkTransfer(b *testing.B) {
 		name string
 		loss float64
 		rate float64
-	}{{"lossless", 0, 0}, {"lossless-paced", 0, mbps(90)}, {"loss1pct", 0.01, 0}} {
+		cwnd int
+	}{
+		{"lossless", 0, 0, 100},
+		{"lossless-paced", 0, mbps(90), 100},
+		{"loss1pct", 0.01, 0, 100},
+		{"loss1pct-cwnd8000", 0.01, 0, 8000}, // a 12 MB window, as on the real paths
+	} {
 		b.Run(tc.name, func(b *testing.B) {
-			ctrl := &fixedCC{cwnd: 100 * mss, rate: tc.rate}
-			p := newPath(b, SenderConfig{Bytes: int64(b.N) * mss}, ctrl, mbps(100), 10*time.Millisecond, 10*time.Millisecond)
+			ctrl := &fixedCC{cwnd: tc.cwnd * mss, rate: tc.rate}
+			p := newPath(b, SenderConfig{Bytes: int64(b.N) * mss}, ctrl, mbps(1000), 10*time.Millisecond, 10*time.Millisecond)
 			if tc.loss > 0 {
 				k := uint64(0)
 				p.dropData = func(time.Duration, *packet.Packet) bool { k++; return k%100 == 37 }
