@@ -53,6 +53,17 @@ func TestStarlinkCities(t *testing.T) {
 					if f.ThroughputMbps <= 0.5 || f.ThroughputMbps*1e6 >= maxRate {
 						t.Errorf("throughput %.2f Mbit/s outside (0.5, %.0f)", f.ThroughputMbps, maxRate/1e6)
 					}
+					// Reconfiguration outages (45 ms DL, 68 ms UL) are far
+					// shorter than RTO ≥ SRTT + 200 ms: a correct sender never
+					// times out here, and it retransmits what the data path
+					// dropped (plus a little for reordering and lost
+					// retransmissions), not whole windows.
+					d := res.Links[0].Drops
+					drops := d.Head + d.Tail + d.AQM + d.Random + d.Outage + d.Policer
+					t.Logf("forward drops %d, RTOs %d", drops, f.RTOs)
+					if f.RTOs != 0 || f.Retransmits > 2*drops+10 {
+						t.Errorf("RTOs %d, retransmits %d for %d forward drops: spurious recovery", f.RTOs, f.Retransmits, drops)
+					}
 					if f.MinRTTMs < ms(idle)-0.5 {
 						t.Errorf("min RTT %.2f ms below the city's idle RTT %v", f.MinRTTMs, idle)
 					}

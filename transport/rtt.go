@@ -39,7 +39,13 @@ func (e *rttEstimator) sample(r time.Duration) {
 		e.rttvar += (d - e.rttvar) >> rttBetaShift
 		e.srtt += (r - e.srtt) >> rttAlphaShift
 	}
-	e.rto = e.clamp(e.srtt + max(clockG, rttK*e.rttvar))
+	// Linux floors the variance term, not the timeout: tcp_rtt_estimator
+	// keeps rttvar_us >= mdev_max_us >= tcp_rto_min_us, and __tcp_set_rto
+	// returns srtt + rttvar_us. So RTO >= SRTT + 200 ms. Flooring the RTO
+	// itself (RFC 6298 §2.4's 1 s minimum, scaled down) would leave a stable
+	// 250 ms path with an RTO of ~252 ms that every 45–68 ms Starlink
+	// reconfiguration outage fires spuriously.
+	e.rto = min(e.srtt+max(clockG, rttK*e.rttvar, e.minRTO), e.maxRTO)
 }
 
 // updateMin tracks the minimum RTT (Linux tcp_update_rtt_min keeps a windowed
@@ -48,10 +54,6 @@ func (e *rttEstimator) updateMin(r time.Duration) {
 	if r > 0 && (e.minRTT == 0 || r < e.minRTT) {
 		e.minRTT = r
 	}
-}
-
-func (e *rttEstimator) clamp(d time.Duration) time.Duration {
-	return min(max(d, e.minRTO), e.maxRTO)
 }
 
 // current returns the RTO with backoff applied (RFC 6298 §5.5), capped at the

@@ -21,14 +21,16 @@ func TestRTTEstimatorRFC6298(t *testing.T) {
 	if e.rttvar != 62500*time.Microsecond || e.srtt != 112500*time.Microsecond || e.current() != 362500*time.Microsecond {
 		t.Fatalf("after second sample: srtt %v rttvar %v rto %v", e.srtt, e.rttvar, e.current())
 	}
-	// Small RTTs are floored at MinRTO; backoff doubles and caps at MaxRTO.
-	for i := 0; i < 50; i++ {
+	// A stable RTT leaves RTTVAR near zero: the variance term is floored at
+	// MinRTO as in Linux, so RTO = SRTT + 200 ms; backoff doubles and caps
+	// at MaxRTO.
+	for i := 0; i < 200; i++ {
 		e.sample(10 * time.Millisecond)
 	}
-	if e.current() != DefaultMinRTO {
-		t.Fatalf("RTO %v; want the 200 ms floor", e.current())
+	if e.srtt != 10*time.Millisecond || e.current() != 10*time.Millisecond+DefaultMinRTO {
+		t.Fatalf("srtt %v RTO %v; want 10ms and 210ms (SRTT + the 200 ms floor)", e.srtt, e.current())
 	}
-	for k, want := range []time.Duration{400 * time.Millisecond, 800 * time.Millisecond, 1600 * time.Millisecond} {
+	for k, want := range []time.Duration{420 * time.Millisecond, 840 * time.Millisecond, 1680 * time.Millisecond} {
 		e.backoff++
 		if e.current() != want {
 			t.Errorf("backoff %d: %v; want %v", k+1, e.current(), want)
@@ -37,5 +39,17 @@ func TestRTTEstimatorRFC6298(t *testing.T) {
 	e.backoff = 20
 	if e.current() != DefaultMaxRTO {
 		t.Errorf("backed-off RTO %v; want the 120 s cap", e.current())
+	}
+}
+
+// On a long, stable path the RTO leaves room for Starlink's 45–68 ms
+// reconfiguration outages: SRTT 250 ms → RTO ≥ 450 ms.
+func TestRTOLongStablePath(t *testing.T) {
+	e := newRTTEstimator(SenderConfig{InitialRTO: DefaultInitialRTO, MinRTO: DefaultMinRTO, MaxRTO: DefaultMaxRTO})
+	for i := 0; i < 100; i++ {
+		e.sample(250*time.Millisecond + time.Duration(i%3)*100*time.Microsecond)
+	}
+	if got := e.current(); got < 450*time.Millisecond || got > 460*time.Millisecond {
+		t.Fatalf("RTO %v on a stable 250 ms path; want ≈ 450 ms (SRTT + 200 ms)", got)
 	}
 }

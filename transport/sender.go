@@ -260,8 +260,11 @@ func (s *Sender) transmit(now time.Duration, i int64, retrans, idle bool) *packe
 
 	s.ctrl.OnSend(now, cc.SentInfo{Bytes: n, Inflight: inflight, AppLimited: s.rate.appLimited != 0, Retrans: retrans})
 	s.pace(now, n)
-	if s.rtoAt == sim.Never {
-		s.rtoAt = now + s.rtt.current() // RFC 6298 §5.1
+	if s.rtoAt == sim.Never || (retrans && i == s.ring.head) {
+		// RFC 6298 §5.1; and Linux tcp_xmit_retransmit_queue re-arms the
+		// timer when it retransmits the head of the queue, so a recovery
+		// that outlasts RTO − RTT on a long path does not time out.
+		s.rtoAt = now + s.rtt.current()
 	}
 	if !retrans {
 		s.scheduleTLP(now) // RFC 8985 §7.2: (re)start PTO on new data
