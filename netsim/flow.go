@@ -23,12 +23,13 @@ type flow struct {
 	rcv  *transport.Receiver
 	ctrl *recorder
 	// CBR
-	cbrGap  time.Duration
-	cbrSent int64
-	cbrRecv int64
-	cbrSeq  uint64
-	owd     hist
-	dropped int64 // packets of this flow (data, probes or ACKs) dropped by a link
+	cbrGap      time.Duration
+	cbrSent     int64
+	cbrRecv     int64
+	cbrSeq      uint64
+	owd         hist
+	dropped     int64 // packets of this flow (data, probes or ACKs) dropped by a link
+	lastArrival time.Duration
 
 	// interval bookkeeping
 	lastBytes   int64
@@ -116,6 +117,7 @@ func (f *flow) pollReceiver(now time.Duration) {
 func (f *flow) arrive(now time.Duration, p *packet.Packet) {
 	if p.Kind == packet.Probe {
 		f.cbrRecv++
+		f.lastArrival = now
 		f.owd.add(now - p.SentAt)
 		return
 	}

@@ -73,6 +73,11 @@ func (f *flow) result(dur time.Duration) result.Flow {
 		out.Intervals = append(out.Intervals, iv)
 	}
 	if f.spec.Kind == CBR {
+		// A probe's packets keep arriving after it stops sending: its
+		// throughput is over the time until the last one arrived.
+		if f.lastArrival.Seconds() > out.EndS {
+			active = f.lastArrival.Seconds() - out.StartS
+		}
 		out.CCA = "cbr"
 		out.SentPackets = f.cbrSent
 		out.LostPackets = f.dropped

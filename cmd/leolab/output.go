@@ -34,7 +34,7 @@ func printResult(out io.Writer, r *result.Result) {
 		fmt.Fprintf(out, "link %-8s delivered %.1f MB  drops: head %d tail %d aqm %d random %d outage %d policer %d\n",
 			l.Name, float64(l.Delivered)/1e6, d.Head, d.Tail, d.AQM, d.Random, d.Outage, d.Policer)
 	}
-	if len(r.Flows) > 1 {
+	if len(r.Fairness.Shares) > 1 {
 		fmt.Fprintf(out, "fairness over %.0f–%.0fs: Jain %.3f, max–min %.3f\n",
 			r.Fairness.WindowStartS, r.Fairness.WindowEndS, r.Fairness.Jain, r.Fairness.MaxMin)
 	}

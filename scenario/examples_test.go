@@ -1,0 +1,41 @@
+package scenario_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/scenario"
+)
+
+// Every example scenario loads, runs and delivers data on every flow, so the
+// README's commands keep working.
+func TestExamplesRun(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.yaml")
+	more, _ := filepath.Glob("../examples/*/*.yaml")
+	files = append(files, more...)
+	if len(files) < 5 {
+		t.Fatalf("found %d examples", len(files))
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			sc, err := scenario.Load(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec, err := sc.Spec()
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := netsim.Run(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range res.Flows {
+				if f.BytesAcked <= 0 {
+					t.Errorf("flow %d (%s) delivered nothing", f.ID, f.CCA)
+				}
+			}
+		})
+	}
+}
