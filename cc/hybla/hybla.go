@@ -110,7 +110,9 @@ func newHybla(mss, initCWnd int, rtt0 time.Duration, perAck bool) *Hybla {
 }
 
 // OnSend tracks window usage.
-func (h *Hybla) OnSend(_ time.Duration, s cc.SentInfo) { h.maxInflight = max(h.maxInflight, s.Inflight) }
+func (h *Hybla) OnSend(_ time.Duration, s cc.SentInfo) {
+	h.maxInflight = max(h.maxInflight, s.Inflight)
+}
 
 // OnAck reduces once per loss episode (tcp_reno_ssthresh; the window ends at
 // ssthresh as PRR makes it), updates rho when SRTT reaches a new minimum and
