@@ -1,0 +1,24 @@
+// Package emu owns the live emulator: two network namespaces (a client —
+// the terminal side — and a server — the remote end), one TUN device in
+// each, and the real-time pump that reads IP packets from each TUN,
+// classifies them into flows by 5-tuple, passes them through the uplink or
+// downlink link.Stage at monotonic wall-clock time, and writes them to the
+// other TUN at their release time. Any link.Stage plugs in, so the same link
+// models run on sim and emu.
+//
+// The pump measures its own instrument: the release-time error of every
+// packet (how late it was written relative to its stage's due time), the
+// packets it could not parse or write, and the kernel's drops at the TUN
+// queues; Stats reports them with the results.
+//
+// All names carry a run id (owner pid and a random tag), so runs in
+// parallel never collide; Close removes what a run created, and Cleanup
+// removes the leftovers of runs whose process died (kill -9). Only
+// namespaces are created: devices, addresses and routes live inside them
+// and disappear with them, and the root namespace is never touched.
+//
+// Root is required. Limitations are stated in Stats and in the README of
+// the CLI: the pump is one thread, so its throughput is bounded by one core
+// (about 1 Gbit/s of 1500-byte packets), and timing depends on the host's
+// load.
+package emu

@@ -1,0 +1,82 @@
+package emu
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/leolab/leolab/emu/netns"
+	"golang.org/x/sys/unix"
+)
+
+// Naming. A namespace is named Prefix + "<pid>-<tag>-c" (client) or "-s"
+// (server): the pid of the process that owns the run tells Cleanup whether
+// the run is still alive, the random tag keeps runs of one process apart.
+const (
+	Prefix        = "leolab-"
+	clientSuffix  = "-c"
+	serverSuffix  = "-s"
+	runTagBytes   = 4
+	liveCheckSign = 0 // kill(pid, 0) probes for existence (kill(2))
+)
+
+// newRunID returns "<pid>-<8 hex digits>".
+func newRunID() (string, error) {
+	var b [runTagBytes]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("run id: %w", err)
+	}
+	return strconv.Itoa(os.Getpid()) + "-" + hex.EncodeToString(b[:]), nil
+}
+
+// ownerPID parses the owning pid out of a namespace name of ours.
+func ownerPID(name string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, Prefix)
+	if !ok {
+		return 0, false
+	}
+	pidStr, _, ok := strings.Cut(rest, "-")
+	if !ok {
+		return 0, false
+	}
+	pid, err := strconv.Atoi(pidStr)
+	return pid, err == nil && pid > 0
+}
+
+// alive reports whether process pid exists.
+func alive(pid int) bool {
+	err := unix.Kill(pid, liveCheckSign)
+	return err == nil || errors.Is(err, unix.EPERM)
+}
+
+// Cleanup removes the namespaces (and with them the TUN devices, addresses,
+// routes and processes inside) of runs whose owning process is gone, e.g.
+// after kill -9. Runs of live processes are left alone, so it is safe while
+// other emulations run. It returns the names it removed.
+func Cleanup() ([]string, error) {
+	if err := netns.Available(); err != nil {
+		return nil, err
+	}
+	names, err := netns.List(Prefix)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	var errs []error
+	for _, n := range names {
+		pid, ok := ownerPID(n)
+		if !ok || alive(pid) {
+			continue
+		}
+		if err := netns.Delete(n); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		removed = append(removed, n)
+	}
+	return removed, errors.Join(errs...)
+}

@@ -1,0 +1,95 @@
+package emu
+
+import (
+	"time"
+
+	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/result"
+)
+
+// Stats is the pump's report on the links and on its own instrument.
+type Stats struct {
+	// Links are the uplink then the downlink, in the result schema.
+	Links []result.Link
+	// Release error percentiles: how late packets were written relative to
+	// their stage's due time.
+	ReleaseP50, ReleaseP90, ReleaseP99, ReleaseP999, ReleaseMax time.Duration
+	// Packets forwarded into the stages; BadPackets not IPv4 (dropped);
+	// WriteErrors failed writes to a TUN; ReadErrors failed reads; Stalls
+	// times a stage announced an event and released nothing.
+	Packets, BadPackets, WriteErrors, ReadErrors, Stalls int64
+	// Marked packets got the CE codepoint from an AQM.
+	Marked int64
+	// TUNDrops are the kernel's drops at the client and server TUN queues
+	// towards the pump (the pump fell behind).
+	TUNDrops [2]int64
+	// Buffers is the slab's size at the end (its high-water mark).
+	Buffers int
+	// Realtime tells whether the pump thread got SCHED_FIFO (timing is
+	// much worse without it on a busy host).
+	Realtime bool
+}
+
+func (pu *pump) stats() *Stats {
+	st := &Stats{
+		ReleaseP50:  pu.relErr.Quantile(0.5),
+		ReleaseP90:  pu.relErr.Quantile(0.9),
+		ReleaseP99:  pu.relErr.Quantile(0.99),
+		ReleaseP999: pu.relErr.Quantile(0.999),
+		ReleaseMax:  pu.relErr.Max(),
+		Packets:     pu.packets,
+		BadPackets:  pu.badPackets,
+		Stalls:      pu.stalls,
+		Buffers:     len(pu.slab.bufs),
+		Realtime:    pu.realtime,
+	}
+	for i := range pu.ways {
+		w := &pu.ways[i]
+		st.WriteErrors += w.writeErrors
+		st.ReadErrors += w.readErrors
+		st.Marked += w.marked
+		st.Links = append(st.Links, result.Link{
+			Name:      w.name,
+			Delivered: w.delivered,
+			Drops: result.Drops{
+				Head:    w.drops[link.DropHead],
+				Tail:    w.drops[link.DropTail],
+				AQM:     w.drops[link.DropAQM],
+				Random:  w.drops[link.DropRandom],
+				Outage:  w.drops[link.DropOutage],
+				Policer: w.drops[link.DropPolicer],
+			},
+			Intervals: w.samples,
+		})
+	}
+	return st
+}
+
+// Instrument returns the figures for result.Result.Instrument (stable keys).
+func (s *Stats) Instrument() map[string]float64 {
+	us := func(d time.Duration) float64 { return float64(d) / float64(time.Microsecond) }
+	return map[string]float64{
+		"pump_packets":           float64(s.Packets),
+		"pump_bad_packets":       float64(s.BadPackets),
+		"pump_write_errors":      float64(s.WriteErrors),
+		"pump_read_errors":       float64(s.ReadErrors),
+		"pump_stalls":            float64(s.Stalls),
+		"pump_ce_marked":         float64(s.Marked),
+		"tun_drops_client":       float64(s.TUNDrops[0]),
+		"tun_drops_server":       float64(s.TUNDrops[1]),
+		"release_err_p50_us":     us(s.ReleaseP50),
+		"release_err_p90_us":     us(s.ReleaseP90),
+		"release_err_p99_us":     us(s.ReleaseP99),
+		"release_err_p999_us":    us(s.ReleaseP999),
+		"release_err_max_us":     us(s.ReleaseMax),
+		"pump_buffers_high_mark": float64(s.Buffers),
+		"pump_realtime":          b2f(s.Realtime),
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

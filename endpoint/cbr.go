@@ -1,0 +1,159 @@
+package endpoint
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"net/netip"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/leolab/leolab/packet"
+	"github.com/leolab/leolab/result"
+	"golang.org/x/sys/unix"
+)
+
+// CBR wire format and timing.
+const (
+	udpIPHeaders = 28 // IPv4 20 + UDP 8 (RFC 791, RFC 768)
+	cbrHeader    = 16 // payload: sequence number, send time (ns, CLOCK_REALTIME)
+	// DefaultDrain is how long the receiver keeps listening after the
+	// sender stops, for packets still in the emulated path.
+	DefaultDrain = time.Second
+	// cbrSpin: the sender sleeps (nanosleep with 1 ns timer slack) until
+	// this long before a send time, then spins. Short, because on a 2-core
+	// host a spinning sender starves the pump it is measuring; the send
+	// stamp is taken at the actual write, so lateness costs no accuracy.
+	cbrSpin = 20 * time.Microsecond
+)
+
+// CBR is a constant-bit-rate UDP flow from namespace From to Addr in To.
+type CBR struct {
+	ID      int
+	RateBps float64 // IP-level rate, bits/s
+	Size    int     // IP packet size in bytes (0: packet.MTU)
+	// Start and Duration of sending, relative to the epoch; Interval of the
+	// receive-side series (0: one second).
+	Start, Duration, Interval time.Duration
+	Drain                     time.Duration // 0: DefaultDrain
+	From, To                  string
+	Addr                      netip.AddrPort
+	// Trace keeps every received packet's times in CBRReport.Trace.
+	Trace bool
+}
+
+// PacketTimes is one received packet: its sequence number and its send and
+// kernel receive times since the epoch.
+type PacketTimes struct {
+	Seq        int64
+	Sent, Recv time.Duration
+}
+
+// CBRReport is a CBR flow's outcome.
+type CBRReport struct {
+	Flow result.Flow
+	// OWD holds every received packet's one-way delay (kernel receive
+	// timestamp minus the sender's stamp); SendLate how late the sender
+	// wrote each packet relative to its schedule.
+	OWD, SendLate  *Hist
+	Sent, Received int64
+	RecvBytes      int64 // IP bytes received
+	// Trace is filled when CBR.Trace is set, in receive order.
+	Trace []PacketTimes
+}
+
+func (c *CBR) validate() error {
+	if c.Size == 0 {
+		c.Size = packet.MTU
+	}
+	if c.Interval <= 0 {
+		c.Interval = time.Second
+	}
+	if c.Drain <= 0 {
+		c.Drain = DefaultDrain
+	}
+	switch {
+	case c.RateBps <= 0:
+		return fmt.Errorf("cbr flow %d: rate %g bit/s: must be > 0", c.ID, c.RateBps)
+	case c.Size < udpIPHeaders+cbrHeader || c.Size > packet.MTU:
+		return fmt.Errorf("cbr flow %d: size %d: must be in [%d, %d]", c.ID, c.Size, udpIPHeaders+cbrHeader, packet.MTU)
+	case c.Duration <= 0:
+		return fmt.Errorf("cbr flow %d: duration %v: must be > 0", c.ID, c.Duration)
+	}
+	return nil
+}
+
+// RunCBR runs the flow and blocks until its receiver has drained.
+func RunCBR(ctx context.Context, epoch time.Time, c CBR) (*CBRReport, error) {
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	rx, err := listenUDP(c.To, c.Addr)
+	if err != nil {
+		return nil, err
+	}
+	defer rx.Close()
+	tx, err := dialUDP(c.From, c.Addr)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Close()
+	rep := &CBRReport{OWD: NewHist(0), SendLate: NewHist(0)}
+	end := epoch.Add(c.Start + c.Duration)
+	if err := rx.SetReadDeadline(end.Add(c.Drain)); err != nil {
+		return nil, err
+	}
+	stop := context.AfterFunc(ctx, func() { rx.SetReadDeadline(time.Now()) })
+	defer stop()
+	rxDone := make(chan error, 1)
+	var series []result.Interval
+	go func() {
+		s, err := c.receive(rx, epoch, rep)
+		series = s
+		rxDone <- err
+	}()
+	serr := c.send(ctx, tx, epoch, rep)
+	rerr := <-rxDone
+	c.summarise(rep, series)
+	return rep, errors.Join(serr, rerr)
+}
+
+// send paces packets at the flow's schedule on a locked thread: packet k is
+// due at Start + k·Size·8/Rate; a late sender catches up (the long-run rate
+// stays exact) and its lateness is recorded.
+func (c *CBR) send(ctx context.Context, tx *net.UDPConn, epoch time.Time, rep *CBRReport) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	// The default timer slack (50 µs, prctl(2)) would dominate the sleeps.
+	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
+	defer unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0)
+	gap := time.Duration(float64(c.Size*8) / c.RateBps * float64(time.Second))
+	buf := make([]byte, c.Size-udpIPHeaders)
+	start := c.Start
+	for k := int64(0); ; k++ {
+		due := start + time.Duration(k)*gap
+		if due >= c.Start+c.Duration || ctx.Err() != nil {
+			return nil
+		}
+		if wait := due - time.Since(epoch); wait > cbrSpin {
+			ts := unix.NsecToTimespec(int64(wait - cbrSpin))
+			_ = unix.Nanosleep(&ts, nil)
+		}
+		for time.Since(epoch) < due {
+		}
+		now := time.Now()
+		rep.SendLate.Add(now.Sub(epoch) - due)
+		binary.BigEndian.PutUint64(buf[0:8], uint64(k))
+		binary.BigEndian.PutUint64(buf[8:16], uint64(now.UnixNano()))
+		if _, err := tx.Write(buf); err != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				return nil
+			}
+			return fmt.Errorf("cbr flow %d: send: %w", c.ID, err)
+		}
+		rep.Sent++
+	}
+}

@@ -1,0 +1,11 @@
+// Package endpoint owns the real traffic endpoints of the live emulator:
+// kernel TCP bulk senders and receivers created inside network namespaces
+// with a per-socket congestion control (TCP_CONGESTION) whose TCP_INFO is
+// sampled every interval into result.Flow, and constant-bit-rate UDP flows
+// that measure per-packet one-way delay (both namespaces share the machine's
+// clock). It also holds Hist, the microsecond-resolution histogram these
+// endpoints and the emulator's pump use to report delays and timing errors.
+//
+// Endpoints read the wall clock: they are real-time code. Times in results
+// are relative to an epoch the caller passes in (the emulator's start).
+package endpoint
