@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/metrics"
+	"github.com/leolab/leolab/result"
 )
 
 // Sources of a flow's figures (FlowMetrics.From).
@@ -154,6 +155,7 @@ func flowMetrics(f Flow) (FlowMetrics, flowDetail) {
 		m.MinRTTMs, m.MeanRTTMs, m.P95RTTMs, m.RTTInflation = d.MinRTTMs, d.MeanRTTMs, d.P95RTTMs, d.RTTInflation
 		return m, det
 	}
+	d = quantizeRTT(d)
 	st := metrics.Stats(d)
 	m.From, m.Intervals = FromIntervals, len(d.Intervals)
 	m.Bytes, m.DurationS, m.Retransmits = st.Bytes, st.Duration.Seconds(), st.Retransmits
@@ -176,6 +178,27 @@ func flowMetrics(f Flow) (FlowMetrics, flowDetail) {
 		}
 	}
 	return m, det
+}
+
+// rttResolution: RTTs are compared at the kernel's resolution, tcp_info's
+// microseconds (include/uapi/linux/tcp.h tcpi_rtt, tcpi_min_rtt), which is
+// also iperf3's; a leolab result and its iperf3 rendering then give the same
+// figures.
+const rttResolution = 1e3 // per ms
+
+func quantum(ms float64) float64 { return math.Round(ms*rttResolution) / rttResolution }
+
+// quantizeRTT rounds a flow's RTT figures to the microsecond, leaving the
+// input untouched.
+func quantizeRTT(d result.Flow) result.Flow {
+	d.MinRTTMs, d.MeanRTTMs = quantum(d.MinRTTMs), quantum(d.MeanRTTMs)
+	ivs := make([]result.Interval, len(d.Intervals))
+	for i, iv := range d.Intervals {
+		iv.SRTTMs, iv.RTTVarMs = quantum(iv.SRTTMs), quantum(iv.RTTVarMs)
+		ivs[i] = iv
+	}
+	d.Intervals = ivs
+	return d
 }
 
 // queueEstimate runs the M/G/1 estimator with seed 000's defaults over the

@@ -53,3 +53,8 @@ func TestAssignGroups(t *testing.T) {
 		}
 	}
 }
+
+func summaryRow() iperf.Summary {
+	return iperf.Summary{CCA: "vegas", City: "Sydney", Direction: "downlink", Run: 1, Seconds: 300,
+		SenderBytes: 3e8, SenderBps: 8e6, Retransmits: 30, MinRTT: 25 * time.Millisecond, MeanRTT: 30 * time.Millisecond}
+}

@@ -209,9 +209,20 @@ func (in *Input) addRun(path string, run *iperf.Run) {
 		if f.CCA == "" {
 			f.CCA = m.CCA
 		}
-		in.Flows = append(in.Flows, Flow{File: path, Label: label, Meta: m, Data: f, Epoch: run.Start,
+		in.Flows = append(in.Flows, Flow{File: path, Label: label, Meta: m, Data: f, Epoch: knownEpoch(run.Start),
 			Concurrent: len(flows) > 1})
 	}
+}
+
+// knownEpoch drops a log start at or before the Unix epoch: it is no
+// wall-clock time (a result without epoch_utc becomes an iperf3 log
+// "started" in year 1, iperf.WriteDir), so the reconfiguration phase of such
+// a flow is unknown.
+func knownEpoch(t time.Time) time.Time {
+	if t.Unix() <= 0 {
+		return time.Time{}
+	}
+	return t
 }
 
 // sourcePath takes the path out of a trace's provenance
