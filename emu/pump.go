@@ -18,7 +18,7 @@ const (
 	// spins: the wake-up latency of timerfd+epoll on a loaded 2-core host is
 	// tens to ~150 µs, so sleeping until 200 µs before the deadline and
 	// polling from there keeps the release error in single microseconds.
-	DefaultSpin = 200 * time.Microsecond
+	DefaultSpin = 10 * time.Microsecond
 	// readBatch bounds the packets read from one TUN per loop iteration, so
 	// one busy direction cannot delay the other's releases.
 	readBatch = 64

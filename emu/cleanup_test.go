@@ -1,0 +1,115 @@
+package emu
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/emu/netns"
+)
+
+// TestHelperEmulator is not a test: run by TestKillThenCleanup as a child
+// process, it starts an emulator, prints its namespace names and waits to
+// be killed.
+func TestHelperEmulator(t *testing.T) {
+	if os.Getenv("LEOLAB_EMU_HELPER") != "1" {
+		t.Skip("helper process for TestKillThenCleanup")
+	}
+	e, err := Start(Config{Uplink: FixedLink(10e6, time.Millisecond, 100, 0, 1), Downlink: FixedLink(10e6, time.Millisecond, 100, 0, 2)})
+	if err != nil {
+		fmt.Println("ERR", err)
+		os.Exit(1)
+	}
+	fmt.Println("NS", e.Client, e.Server)
+	time.Sleep(time.Minute)
+}
+
+// leftovers lists what a run could leave behind: its namespaces, and any
+// device or route of ours in the root namespace (there should never be any).
+func leftovers(t *testing.T, id string) []string {
+	t.Helper()
+	var out []string
+	names, err := netns.List(Prefix + id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out = append(out, names...)
+	links, _ := exec.Command("ip", "-o", "link").Output()
+	routes, _ := exec.Command("ip", "route").Output()
+	for _, l := range strings.Split(string(links)+string(routes), "\n") {
+		if strings.Contains(l, tunName) || strings.Contains(l, "10.77.0.") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+func TestKillThenCleanup(t *testing.T) {
+	needEmu(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperEmulator$")
+	cmd.Env = append(os.Environ(), "LEOLAB_EMU_HELPER=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "NS ") {
+		cmd.Process.Kill()
+		t.Fatalf("helper said %q, %v", line, err)
+	}
+	f := strings.Fields(line)
+	client := f[1]
+	id := strings.TrimSuffix(strings.TrimPrefix(client, Prefix), clientSuffix)
+	if got := leftovers(t, id); len(got) != 2 {
+		t.Fatalf("running emulator shows %v, want its two namespaces", got)
+	}
+	// Cleanup must leave a live run alone.
+	if removed, err := Cleanup(); err != nil || contains(removed, client) {
+		t.Fatalf("Cleanup removed a live run: %v %v", removed, err)
+	}
+	cmd.Process.Signal(os.Kill)
+	cmd.Wait()
+	removed, err := Cleanup()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !contains(removed, client) {
+		t.Errorf("Cleanup removed %v, want %s among them", removed, client)
+	}
+	if got := leftovers(t, id); len(got) != 0 {
+		t.Errorf("after kill -9 and Cleanup, left over: %v", got)
+	}
+}
+
+func TestCloseRemovesEverything(t *testing.T) {
+	needEmu(t)
+	e, err := Start(Config{Uplink: FixedLink(10e6, 0, 100, 0, 1), Downlink: FixedLink(10e6, 0, 100, 0, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := leftovers(t, e.ID); len(got) != 0 {
+		t.Errorf("after Close, left over: %v", got)
+	}
+	if _, err := e.Close(); err != nil {
+		t.Errorf("second Close: %v", err)
+	}
+}
+
+func contains(xs []string, x string) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
