@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/leolab/leolab/emu"
+	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/profile"
+	"github.com/leolab/leolab/result"
+	"github.com/spf13/cobra"
+)
+
+// linkFlags describe a fixed emulated link (shared by emu and shell).
+type linkFlags struct {
+	rate  string
+	rtt   time.Duration
+	queue int
+	loss  float64
+}
+
+func (l *linkFlags) register(c *cobra.Command) {
+	fl := c.Flags()
+	fl.StringVar(&l.rate, "rate", "100Mbps", "link rate in each direction (bps, kbps, Mbps, Gbps)")
+	fl.DurationVar(&l.rtt, "rtt", 50*time.Millisecond, "base round-trip time (half each way)")
+	fl.IntVar(&l.queue, "queue", 0, "drop-tail queue limit in packets (0: one BDP of 1500-byte packets)")
+	fl.Float64Var(&l.loss, "loss", 0, "i.i.d. random loss probability on the downlink, in [0, 1)")
+}
+
+// config validates the flags and builds the emulator's links.
+func (l *linkFlags) config(cmd string) (emu.Config, result.Path, error) {
+	rate, err := profile.ParseRate(l.rate)
+	if err != nil {
+		return emu.Config{}, result.Path{}, badInput("%s: --rate: %v", cmd, err)
+	}
+	switch {
+	case l.rtt < 0:
+		return emu.Config{}, result.Path{}, badInput("%s: --rtt %v: must be >= 0", cmd, l.rtt)
+	case l.queue < 0:
+		return emu.Config{}, result.Path{}, badInput("%s: --queue %d: must be >= 0", cmd, l.queue)
+	case l.loss < 0 || l.loss >= 1:
+		return emu.Config{}, result.Path{}, badInput("%s: --loss %g: must be in [0, 1)", cmd, l.loss)
+	}
+	limit := l.queue
+	if limit == 0 {
+		limit = max(1, int(rate*l.rtt.Seconds()/8/1500))
+	}
+	cfg := emu.Config{
+		Uplink:   emu.FixedLink(rate, l.rtt/2, limit, 0, 1),
+		Downlink: emu.FixedLink(rate, l.rtt/2, limit, l.loss, 2),
+	}
+	path := result.Path{Profile: "fixed", RateMbps: rate / 1e6, BaseRTTMs: float64(l.rtt) / float64(time.Millisecond)}
+	return cfg, path, nil
+}
+
+type emuFlags struct {
+	link      linkFlags
+	cca       string
+	flows     int
+	duration  time.Duration
+	direction string
+	json      bool
+	cleanup   bool
+}
+
+func newEmuCmd() *cobra.Command {
+	var f emuFlags
+	c := &cobra.Command{
+		Use:   "emu [link flags] [--cca C --flows N --duration D] | --cleanup",
+		Short: "Run kernel TCP (or CBR) flows live through an emulated link (root)",
+		Long: `Run real kernel TCP flows (or constant-bit-rate UDP) between two network
+namespaces joined by TUN devices, through the link model in real time, and
+print the result in the same schema as sim. Needs root and /dev/net/tun.
+The pump's own timing error and drops are reported under "instrument".
+
+--cleanup removes the namespaces left by emulator runs that were killed
+(kill -9); runs of live processes are left alone.`,
+		Example: `  leolab emu --rate 100Mbps --rtt 50ms --queue 417 --cca cubic --duration 20s
+  leolab emu --rate 300Mbps --rtt 40ms --cca cbr --duration 5s --json
+  leolab emu --cleanup`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if f.cleanup {
+				return runEmuCleanup(cmd.OutOrStdout())
+			}
+			return runEmu(cmd, &f)
+		},
+	}
+	f.link.register(c)
+	fl := c.Flags()
+	fl.StringVar(&f.cca, "cca", "cubic", "kernel congestion control (see /proc/sys/net/ipv4/tcp_available_congestion_control) or cbr")
+	fl.IntVar(&f.flows, "flows", 1, "number of concurrent flows, all starting at 0s")
+	fl.DurationVar(&f.duration, "duration", 20*time.Second, "duration of the run (wall clock)")
+	fl.StringVar(&f.direction, "direction", emu.Downlink, "data direction: downlink (server→client) or uplink")
+	fl.BoolVar(&f.json, "json", false, "print the result as JSON (the result schema of DESIGN.md)")
+	fl.BoolVar(&f.cleanup, "cleanup", false, "remove leftovers of killed emulator runs and exit")
+	return c
+}
+
+func runEmuCleanup(out io.Writer) error {
+	removed, err := emu.Cleanup()
+	for _, n := range removed {
+		fmt.Fprintln(out, "removed namespace", n)
+	}
+	if err == nil && len(removed) == 0 {
+		fmt.Fprintln(out, "nothing to clean up")
+	}
+	return err
+}
+
+func (f *emuFlags) runConfig() (emu.RunConfig, error) {
+	cfg, path, err := f.link.config("emu")
+	if err != nil {
+		return emu.RunConfig{}, err
+	}
+	switch {
+	case f.flows < 1:
+		return emu.RunConfig{}, badInput("emu: --flows %d: must be >= 1", f.flows)
+	case f.duration <= 0:
+		return emu.RunConfig{}, badInput("emu: --duration %v: must be > 0", f.duration)
+	case f.direction != emu.Downlink && f.direction != emu.Uplink:
+		return emu.RunConfig{}, badInput("emu: --direction %q: want downlink or uplink", f.direction)
+	}
+	path.Direction = f.direction
+	rc := emu.RunConfig{
+		Config:   cfg,
+		Name:     fmt.Sprintf("emu-%s-%s-%v-%dx%s", f.cca, f.link.rate, f.link.rtt, f.flows, f.duration),
+		Duration: f.duration,
+		Path:     path,
+	}
+	for i := 0; i < f.flows; i++ {
+		fl := emu.Flow{Kind: emu.KindTCP, CCA: f.cca, Direction: f.direction}
+		if f.cca == "cbr" {
+			fl = emu.Flow{Kind: emu.KindCBR, RateBps: path.RateMbps * 1e6 / float64(f.flows), Direction: f.direction}
+		}
+		rc.Flows = append(rc.Flows, fl)
+	}
+	return rc, nil
+}
+
+func runEmu(cmd *cobra.Command, f *emuFlags) error {
+	rc, err := f.runConfig()
+	if err != nil {
+		return err
+	}
+	if err := netns.Available(); err != nil {
+		return fmt.Errorf("emu: %w", err)
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := emu.Run(ctx, rc)
+	if errors.Is(err, context.Canceled) {
+		return errInterrupted
+	}
+	if err != nil {
+		return err
+	}
+	res.Version = versionString()
+	out := cmd.OutOrStdout()
+	if f.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printResult(out, res)
+	in := res.Instrument
+	fmt.Fprintf(out, "pump: %.0f packets, release error p50 %.1f µs p99 %.1f µs max %.0f µs, TUN drops %.0f/%.0f, realtime %v\n",
+		in["pump_packets"], in["release_err_p50_us"], in["release_err_p99_us"], in["release_err_max_us"],
+		in["tun_drops_client"], in["tun_drops_server"], in["pump_realtime"] == 1)
+	return nil
+}

@@ -1,0 +1,100 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/leolab/leolab/emu"
+	"github.com/leolab/leolab/emu/netns"
+	"github.com/spf13/cobra"
+)
+
+// serverStartup is how long shell waits after starting --server before the
+// client command, so a server such as `iperf3 -s` is listening.
+const serverStartup = 300 * time.Millisecond
+
+type shellFlags struct {
+	link   linkFlags
+	server string
+}
+
+func newShellCmd() *cobra.Command {
+	var f shellFlags
+	c := &cobra.Command{
+		Use:   "shell [link flags] [--server CMD] -- CMD [ARGS...]",
+		Short: "Run a program in the client namespace of a live emulated link (root)",
+		Long: `Run CMD in the client (terminal-side) namespace of a live emulated link; the
+server namespace is reachable at ` + emu.ServerIP + ` (also in $LEOLAB_SERVER; the
+client is ` + emu.ClientIP + `). --server CMD runs a shell command in the server
+namespace first and stops it when CMD exits. CMD's stdin, stdout and stderr
+are the terminal's; the pump's figures go to stderr at the end. Needs root.`,
+		Example: `  leolab shell --server 'iperf3 -s -1' -- iperf3 -c ` + emu.ServerIP + ` -J -t 5
+  leolab shell --rate 50Mbps --rtt 80ms -- bash`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runShell(cmd, &f, args)
+		},
+	}
+	f.link.register(c)
+	c.Flags().StringVar(&f.server, "server", "", "shell command to run in the server namespace (e.g. 'iperf3 -s -1')")
+	return c
+}
+
+func runShell(cmd *cobra.Command, f *shellFlags, args []string) error {
+	cfg, _, err := f.link.config("shell")
+	if err != nil {
+		return err
+	}
+	if err := netns.Available(); err != nil {
+		return fmt.Errorf("shell: %w", err)
+	}
+	// Signals go to the child (same terminal); we only must not die first.
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	e, err := emu.Start(cfg)
+	if err != nil {
+		return err
+	}
+	defer e.Close()
+	env := append(os.Environ(), "LEOLAB_SERVER="+emu.ServerIP, "LEOLAB_CLIENT="+emu.ClientIP)
+	var srv *exec.Cmd
+	if f.server != "" {
+		srv = netns.Command(e.Server, "sh", "-c", f.server)
+		srv.Env, srv.Stdout, srv.Stderr = env, cmd.ErrOrStderr(), cmd.ErrOrStderr()
+		if err := srv.Start(); err != nil {
+			return fmt.Errorf("shell: --server: %w", err)
+		}
+		time.Sleep(serverStartup)
+	}
+	cl := netns.Command(e.Client, args...)
+	cl.Env, cl.Stdin, cl.Stdout, cl.Stderr = env, os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
+	runErr := cl.Run()
+	interrupted := len(sigs) > 0
+	if srv != nil {
+		_ = srv.Process.Kill()
+		_ = srv.Wait()
+	}
+	st, cerr := e.Close()
+	if st != nil {
+		fmt.Fprintf(cmd.ErrOrStderr(), "leolab shell: pump %d packets, release error p50 %v p99 %v, drops %+v / %+v\n",
+			st.Packets, st.ReleaseP50, st.ReleaseP99, st.Links[0].Drops, st.Links[1].Drops)
+	}
+	if interrupted {
+		return errInterrupted
+	}
+	var ee *exec.ExitError
+	if errors.As(runErr, &ee) {
+		return fmt.Errorf("shell: %s: %v", strings.Join(args, " "), ee)
+	}
+	if runErr != nil {
+		return fmt.Errorf("shell: %w", runErr)
+	}
+	return cerr
+}

@@ -1,0 +1,63 @@
+package emu
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+func TestRunValidates(t *testing.T) {
+	base := RunConfig{Duration: time.Second, Flows: []Flow{{Kind: KindTCP, CCA: "cubic"}}}
+	bad := []func(*RunConfig){
+		func(r *RunConfig) { r.Duration = 0 },
+		func(r *RunConfig) { r.Flows = nil },
+		func(r *RunConfig) { r.Flows = []Flow{{Kind: "quic"}} },
+		func(r *RunConfig) { r.Flows = []Flow{{Kind: KindCBR, Direction: "sideways"}} },
+		func(r *RunConfig) { r.Flows = []Flow{{Kind: KindTCP, Start: 2 * time.Second}} },
+	}
+	for i, mut := range bad {
+		rc := base
+		mut(&rc)
+		if err := rc.validate(); err == nil {
+			t.Errorf("case %d: invalid config accepted: %+v", i, rc)
+		}
+	}
+	if err := base.validate(); err != nil {
+		t.Errorf("valid config rejected: %v", err)
+	}
+}
+
+func TestRunTwoFlows(t *testing.T) {
+	needEmu(t)
+	res, err := Run(context.Background(), RunConfig{
+		Config:   Config{Uplink: FixedLink(20e6, 10*time.Millisecond, 100, 0, 1), Downlink: FixedLink(20e6, 10*time.Millisecond, 100, 0, 2)},
+		Name:     "two-flows",
+		Duration: 2 * time.Second,
+		Flows: []Flow{
+			{Kind: KindTCP, CCA: "reno"},
+			{Kind: KindCBR, RateBps: 2e6, Direction: Uplink},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Engine != "emu" || len(res.Flows) != 2 || len(res.Links) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	tcp, cbr := res.Flows[0], res.Flows[1]
+	// The TCP flow has the 20 Mbit/s downlink to itself (minus slow start
+	// over 2 s at a 20 ms RTT): more than half of it, never more than all.
+	if tcp.ThroughputMbps < 10 || tcp.ThroughputMbps > 20 {
+		t.Errorf("reno throughput %.2f Mbit/s, want 10–20", tcp.ThroughputMbps)
+	}
+	// The CBR flow runs on the uplink, which carries only the ACKs besides.
+	if cbr.LostPackets != 0 || cbr.ThroughputMbps < 1.98 || cbr.ThroughputMbps > 2.02 {
+		t.Errorf("cbr %.3f Mbit/s lost %d, want 2 ± 1%%, 0", cbr.ThroughputMbps, cbr.LostPackets)
+	}
+	if cbr.MeanOWDMs < 10 || cbr.MeanOWDMs > 12 {
+		t.Errorf("cbr mean OWD %.2f ms, want 10 ms + serialisation (≤ 12)", cbr.MeanOWDMs)
+	}
+	if res.Instrument["pump_packets"] == 0 || res.Links[1].Delivered < tcp.BytesAcked {
+		t.Errorf("instrument %v, downlink delivered %d < acked %d", res.Instrument, res.Links[1].Delivered, tcp.BytesAcked)
+	}
+}
