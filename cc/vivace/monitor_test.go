@@ -59,7 +59,7 @@ func TestMonitorHolds(t *testing.T) {
 		t.Fatal("a monitor not begun holds bytes")
 	}
 	m.begin(1e6, 0, time.Second, 1000)
-	if m.holds(999) || !m.holds(1000) || !m.holds(1 << 40) {
+	if m.holds(999) || !m.holds(1000) || !m.holds(1<<40) {
 		t.Fatal("an open monitor holds everything from its start")
 	}
 	m.endOff = 5000
