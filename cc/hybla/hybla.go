@@ -80,7 +80,8 @@ type Hybla struct {
 	rho      float64
 	minSRTT  time.Duration // smallest SRTT seen (ca->minrtt)
 
-	recovering  bool
+	recovering  bool  // fast recovery: the window is being reduced (PRR), no growth
+	lossState   bool  // after an RTO until repaired: Reno growth from one segment
 	roundStart  int64 // C.delivered at the start of the round (for the cwnd-limited test)
 	maxInflight int   // bytes, largest inflight since the round started
 	lastMax     int   // bytes, largest inflight of the previous round
@@ -123,6 +124,8 @@ func (h *Hybla) OnAck(_ time.Duration, rs *cc.RateSample) {
 		h.lastMax, h.maxInflight = h.maxInflight, rs.Inflight
 	}
 	switch {
+	case h.lossState:
+		h.lossState = rs.InRecovery // a loss episode during RTO recovery reduces nothing more
 	case rs.NewLossEpisode:
 		h.ssthresh = max(math.Floor(h.cwnd/2), minCWndSegs)
 		h.cwnd = h.ssthresh
@@ -141,7 +144,24 @@ func (h *Hybla) OnAck(_ time.Duration, rs *cc.RateSample) {
 	if h.perAck {
 		n = 1
 	}
+	if h.lossState {
+		h.renoGrow(n) // hybla_state: Hybla is off outside TCP_CA_Open
+		return
+	}
 	h.grow(n)
+}
+
+// renoGrow is tcp_reno_cong_avoid, which Linux runs in the Loss state
+// (tcp_cong_control reduces by PRR only in CWR and Recovery): slow start by
+// one segment per acknowledged segment up to ssthresh, then 1/cwnd each.
+func (h *Hybla) renoGrow(n int) {
+	for range n {
+		if h.inSlowStart() {
+			h.cwnd = min(h.cwnd+1, h.ssthresh)
+		} else {
+			h.cwnd += 1 / h.cwnd
+		}
+	}
 }
 
 // grow applies n segments' worth of Hybla increments: 2^rho − 1 each in slow
@@ -176,11 +196,13 @@ func (h *Hybla) cwndLimited() bool {
 }
 
 // OnRTO collapses the window to one segment (tcp_enter_loss with
-// tcp_reno_ssthresh).
+// tcp_reno_ssthresh); it then grows as Reno until the loss is repaired.
 func (h *Hybla) OnRTO(time.Duration) {
-	h.ssthresh = max(math.Floor(h.cwnd/2), minCWndSegs)
+	if !h.lossState && !h.recovering { // reduced once per episode (tcp_enter_loss)
+		h.ssthresh = max(math.Floor(h.cwnd/2), minCWndSegs)
+	}
 	h.cwnd = lossWindowSegs
-	h.recovering = true
+	h.recovering, h.lossState = false, true
 }
 
 // CWnd is the window in bytes (whole segments).
@@ -194,7 +216,7 @@ func (h *Hybla) PacingRate() float64 { return 0 }
 func (h *Hybla) Inspect() map[string]float64 {
 	phase := PhaseAvoidance
 	switch {
-	case h.recovering:
+	case h.recovering || h.lossState:
 		phase = PhaseRecovery
 	case h.inSlowStart():
 		phase = PhaseSlowStart

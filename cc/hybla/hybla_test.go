@@ -116,9 +116,9 @@ func TestLossAndRTO(t *testing.T) {
 	if h.cwnd != 20 {
 		t.Fatalf("grew in recovery to %v", h.cwnd)
 	}
-	h.OnRTO(0)
-	if h.cwnd != 1 || h.ssthresh != 10 {
-		t.Fatalf("after RTO cwnd %v ssthresh %v, want 1 and 10", h.cwnd, h.ssthresh)
+	h.OnRTO(0) // in the same loss episode: no second halving (tcp_enter_loss)
+	if h.cwnd != 1 || h.ssthresh != 20 {
+		t.Fatalf("after RTO cwnd %v ssthresh %v, want 1 and 20", h.cwnd, h.ssthresh)
 	}
 }
 
@@ -204,5 +204,29 @@ func BenchmarkOnAck(b *testing.B) {
 		if h.cwnd > 10000 {
 			h.cwnd = 100
 		}
+	}
+}
+
+// After an RTO the window grows as Reno slow start (Linux runs cong_avoid
+// in the Loss state, Hybla disabled), then Hybla resumes once repaired.
+func TestGrowthAfterRTO(t *testing.T) {
+	h := newHybla(mss, 40, defaultRTT0, false)
+	h.OnAck(0, &cc.RateSample{SRTT: 100 * time.Millisecond})
+	h.OnRTO(0)
+	h.OnRTO(time.Second) // backed off: no second halving
+	if h.cwnd != 1 || h.ssthresh != 20 {
+		t.Fatalf("after RTOs cwnd %v ssthresh %v, want 1 and 20", h.cwnd, h.ssthresh)
+	}
+	for range 10 {
+		h.OnSend(0, cc.SentInfo{Bytes: mss, Inflight: h.CWnd()})
+		h.OnAck(0, &cc.RateSample{AckedPackets: 1, InRecovery: true})
+	}
+	if h.cwnd != 11 {
+		t.Fatalf("cwnd %v after 10 ACKs in RTO recovery, want 11 (Reno slow start, not 2^rho)", h.cwnd)
+	}
+	h.OnSend(0, cc.SentInfo{Bytes: mss, Inflight: h.CWnd()})
+	h.OnAck(0, &cc.RateSample{AckedPackets: 1})
+	if h.lossState || h.cwnd != 20 {
+		t.Fatalf("cwnd %v lossState %v after repair, want Hybla slow start (11+2^4−1) clamped to ssthresh 20", h.cwnd, h.lossState)
 	}
 }

@@ -86,7 +86,8 @@ type Vegas struct {
 
 	doing      bool  // doing_vegas_now: outside loss recovery
 	roundStart int64 // beg_snd_nxt as C.delivered: the round ends on an ACK of data sent after it
-	recovering bool
+	recovering bool  // fast recovery: the window is being reduced (PRR), no growth
+	lossState  bool  // after an RTO until repaired: Reno growth from one segment
 	sentAny    bool
 
 	maxInflight int64 // bytes: largest inflight since the last round (cwnd-limited test)
@@ -153,6 +154,11 @@ func (v *Vegas) OnSend(_ time.Duration, s cc.SentInfo) {
 // and, outside recovery, runs tcp_vegas_cong_avoid.
 func (v *Vegas) OnAck(_ time.Duration, rs *cc.RateSample) {
 	switch {
+	case v.lossState:
+		if !rs.InRecovery {
+			v.lossState = false
+			v.enable(rs.TotalDelivered) // tcp_vegas_state(TCP_CA_Open)
+		}
 	case rs.NewLossEpisode:
 		v.ssthresh = max(v.cwnd/2, minCWndSegs)
 		v.cwnd = v.ssthresh
@@ -168,10 +174,14 @@ func (v *Vegas) OnAck(_ time.Duration, rs *cc.RateSample) {
 		v.minRTT = min(v.minRTT, vrtt)
 		v.cntRTT++
 	}
-	if v.recovering || rs.AckedPackets <= 0 {
-		return // Linux reduces by PRR and does not call cong_avoid
+	switch {
+	case v.recovering || rs.AckedPackets <= 0:
+		// Linux reduces by PRR in Recovery and does not call cong_avoid
+	case v.lossState:
+		v.renoCongAvoid(int64(rs.AckedPackets)) // Vegas off in TCP_CA_Loss
+	default:
+		v.congAvoid(rs)
 	}
-	v.congAvoid(rs)
 }
 
 // congAvoid is tcp_vegas_cong_avoid.
@@ -223,12 +233,16 @@ func (v *Vegas) adjust(acked int64) {
 }
 
 // OnRTO collapses the window to one segment (tcp_enter_loss with
-// tcp_reno_ssthresh) and disables Vegas until the loss is repaired.
+// tcp_reno_ssthresh) and disables Vegas until the loss is repaired; the
+// window grows as Reno meanwhile (Linux calls cong_avoid in the Loss
+// state, which tcp_vegas_cong_avoid hands to tcp_reno_cong_avoid).
 func (v *Vegas) OnRTO(time.Duration) {
-	v.ssthresh = max(v.cwnd/2, minCWndSegs)
+	if !v.lossState && !v.recovering { // reduced once per episode (tcp_enter_loss)
+		v.ssthresh = max(v.cwnd/2, minCWndSegs)
+	}
 	v.cwnd = lossWindowSegs
 	v.cwndCnt = 0
-	v.recovering, v.doing = true, false
+	v.recovering, v.lossState, v.doing = false, true, false
 }
 
 // CWnd is the window in bytes.
@@ -243,7 +257,7 @@ func (v *Vegas) PacingRate() float64 { return 0 }
 func (v *Vegas) Inspect() map[string]float64 {
 	phase := PhaseAvoidance
 	switch {
-	case v.recovering:
+	case v.recovering || v.lossState:
 		phase = PhaseRecovery
 	case v.inSlowStart():
 		phase = PhaseSlowStart

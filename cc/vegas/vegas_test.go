@@ -207,3 +207,25 @@ func BenchmarkOnAck(b *testing.B) {
 		v.OnAck(0, &rs)
 	}
 }
+
+// After an RTO the window grows as Reno slow start (Linux runs cong_avoid
+// in the Loss state) up to ssthresh, then Vegas resumes once repaired.
+func TestGrowthAfterRTO(t *testing.T) {
+	v := newVegas(mss, 40, 2, 4, 1)
+	v.OnRTO(0)
+	v.OnRTO(time.Second) // backed off: no second halving
+	if v.cwnd != 1 || v.ssthresh != 20 {
+		t.Fatalf("after RTOs cwnd %d ssthresh %d, want 1 and 20", v.cwnd, v.ssthresh)
+	}
+	for i := range 30 {
+		v.OnSend(0, cc.SentInfo{Bytes: mss, Inflight: v.CWnd()})
+		v.OnAck(0, &cc.RateSample{AckedPackets: 1, AckedBytes: mss, InRecovery: true, TotalDelivered: int64(i)})
+	}
+	if v.cwnd != 20 || !v.lossState {
+		t.Fatalf("cwnd %d lossState %v after 30 ACKs in RTO recovery, want 20 (slow start to ssthresh, then AI)", v.cwnd, v.lossState)
+	}
+	v.OnAck(0, &cc.RateSample{AckedPackets: 1, AckedBytes: mss, TotalDelivered: 31})
+	if v.lossState || !v.doing {
+		t.Fatal("Vegas not re-enabled after the RTO recovery")
+	}
+}
