@@ -4,6 +4,10 @@ package all
 
 import (
 	_ "github.com/leolab/leolab/cc/bbr"
+	_ "github.com/leolab/leolab/cc/copa"
 	_ "github.com/leolab/leolab/cc/cubic"
+	_ "github.com/leolab/leolab/cc/hybla"
 	_ "github.com/leolab/leolab/cc/reno"
+	_ "github.com/leolab/leolab/cc/vegas"
+	_ "github.com/leolab/leolab/cc/vivace"
 )

@@ -22,7 +22,7 @@ satellite paths. Start with:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd(), newAnalyzeCmd(), newCCACmd(), newProfileCmd(), newVersionCmd())
+	root.AddCommand(newSimCmd(), newEmuCmd(), newShellCmd(), newAnalyzeCmd(), newCCACmd(), newProfileCmd(), newVersionCmd())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return badInput("%s: %v (see %s --help)", c.CommandPath(), err, c.CommandPath())
 	})
