@@ -30,6 +30,7 @@ type flow struct {
 	owd         hist
 	dropped     int64 // packets of this flow (data, probes or ACKs) dropped by a link
 	lastArrival time.Duration
+	records     []probeRecord // per-packet records when spec.Record
 
 	// interval bookkeeping
 	lastBytes   int64
@@ -118,6 +119,9 @@ func (f *flow) arrive(now time.Duration, p *packet.Packet) {
 	if p.Kind == packet.Probe {
 		f.cbrRecv++
 		f.lastArrival = now
+		if f.records != nil {
+			f.records[p.Seq].arrival = now
+		}
 		f.owd.add(now - p.SentAt)
 		return
 	}
@@ -142,6 +146,9 @@ func (f *flow) sendCBR(now time.Duration) {
 	p.Seq = f.cbrSeq
 	p.SentAt = now
 	f.cbrSeq++
+	if f.spec.Record {
+		f.records = append(f.records, probeRecord{sent: now})
+	}
 	f.cbrSent++
 	f.n.sendData(now, p)
 	f.n.ensure(evCBR, f.idx, now+f.cbrGap)
@@ -166,4 +173,9 @@ func (r *recorder) inspect() map[string]float64 {
 		return in.Inspect()
 	}
 	return nil
+}
+
+// probeRecord is one recorded probe packet: arrival -1 means lost, 0 in flight.
+type probeRecord struct {
+	sent, arrival time.Duration
 }

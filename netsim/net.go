@@ -202,7 +202,11 @@ func newLinkState(ls LinkSpec, role string) (*linkState, error) {
 func (l *linkState) drop(now time.Duration, p *packet.Packet, c link.DropCause) {
 	l.drops[c]++
 	if int(p.Flow) < len(l.net.flows) {
-		l.net.flows[p.Flow].dropped++
+		f := l.net.flows[p.Flow]
+		f.dropped++
+		if f.records != nil && p.Kind == packet.Probe {
+			f.records[p.Seq].arrival = -1
+		}
 	}
 	l.net.pool.Put(p)
 }

@@ -92,7 +92,7 @@ func TestRateLimitedThroughput(t *testing.T) {
 // their losses.
 func TestCBRDelayAndLoss(t *testing.T) {
 	spec := dumbbell(100e6, 20*time.Millisecond, 100,
-		FlowSpec{Kind: CBR, RateBps: 50e6, PacketSize: 1250},
+		FlowSpec{Kind: CBR, RateBps: 50e6, PacketSize: 1250, Record: true},
 		FlowSpec{Kind: CBR, RateBps: 80e6, PacketSize: 1250, Start: 5 * time.Second, Stop: 6 * time.Second})
 	res, err := Run(spec)
 	if err != nil {
@@ -111,6 +111,26 @@ func TestCBRDelayAndLoss(t *testing.T) {
 	}
 	if a.LostPackets+res.Flows[1].LostPackets != drops {
 		t.Fatalf("flow losses %d+%d != link drops %d", a.LostPackets, res.Flows[1].LostPackets, drops)
+	}
+	// Per-packet records agree with the counts, and only packets sent while
+	// the second flow overloaded the link (5–6 s, plus the queue's drain) are lost.
+	if int64(len(a.Packets)) != a.SentPackets || res.Flows[1].Packets != nil {
+		t.Fatalf("%d records for %d packets sent (second flow: %d, not asked)", len(a.Packets), a.SentPackets, len(res.Flows[1].Packets))
+	}
+	var lost int64
+	for _, p := range a.Packets {
+		switch {
+		case p.OWDMs < 0:
+			lost++
+			if p.SentS < 5 || p.SentS > 6.1 {
+				t.Fatalf("packet %d sent at %.3fs lost outside the overload", p.Seq, p.SentS)
+			}
+		case p.OWDMs > 0 && p.OWDMs < 10.1:
+			t.Fatalf("packet %d: owd %.3f ms below propagation + serialisation", p.Seq, p.OWDMs)
+		}
+	}
+	if lost != a.LostPackets {
+		t.Fatalf("%d lost records, %d lost packets", lost, a.LostPackets)
 	}
 }
 

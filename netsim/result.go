@@ -84,6 +84,16 @@ func (f *flow) result(dur time.Duration) result.Flow {
 		out.BytesAcked = f.cbrRecv * int64(f.spec.PacketSize)
 		out.MeanOWDMs = ms(f.owd.mean())
 		out.P95OWDMs = ms(f.owd.quantile(0.95))
+		for i, r := range f.records {
+			pp := result.ProbePacket{Seq: uint64(i), SentS: r.sent.Seconds()}
+			switch {
+			case r.arrival < 0:
+				pp.OWDMs = -1
+			case r.arrival > 0:
+				pp.OWDMs = ms(r.arrival - r.sent)
+			}
+			out.Packets = append(out.Packets, pp)
+		}
 	} else {
 		st := f.snd.Stats()
 		out.BytesAcked = st.BytesAcked

@@ -71,6 +71,9 @@ type FlowSpec struct {
 	// CBR flows: rate in bits/s and datagram size on the wire.
 	RateBps    float64
 	PacketSize int
+	// Record keeps a per-packet record (send time, one-way delay or loss)
+	// of a CBR flow in the result.
+	Record bool
 }
 
 // Validate checks a spec before anything runs.

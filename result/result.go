@@ -50,6 +50,9 @@ type Flow struct {
 	LostPackets int64   `json:"lost_packets,omitempty"`
 	MeanOWDMs   float64 `json:"mean_owd_ms,omitempty"`
 	P95OWDMs    float64 `json:"p95_owd_ms,omitempty"`
+	// Packets holds one record per probe packet when the flow asked for it
+	// (record: true), in sending order.
+	Packets []ProbePacket `json:"packets,omitempty"`
 
 	Intervals []Interval `json:"intervals"`
 }
@@ -104,4 +107,13 @@ type Fairness struct {
 	Shares       []float64 `json:"shares,omitempty"`
 	WindowStartS float64   `json:"window_start_s"`
 	WindowEndS   float64   `json:"window_end_s"`
+}
+
+// ProbePacket is one probe packet's fate.
+type ProbePacket struct {
+	Seq   uint64  `json:"seq"`
+	SentS float64 `json:"sent_s"`
+	// OWDMs is the one-way delay; -1 when the packet was lost and 0 when it
+	// was still in flight at the end of the run.
+	OWDMs float64 `json:"owd_ms"`
 }

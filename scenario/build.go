@@ -43,6 +43,7 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 				fs.Kind = netsim.CBR
 				fs.RateBps = f.RateBps
 				fs.PacketSize = f.PacketSize
+				fs.Record = f.Record
 			}
 			spec.Flows = append(spec.Flows, fs)
 		}

@@ -142,6 +142,18 @@ func (d *decoder) integer(n *yaml.Node, path string) int64 {
 	return v
 }
 
+func (d *decoder) boolean(n *yaml.Node, path string) bool {
+	s, ok := d.scalar(n, path, "true or false")
+	if !ok {
+		return false
+	}
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		d.fail(n, path, "%q: must be true or false", s)
+	}
+	return v
+}
+
 func (d *decoder) float(n *yaml.Node, path string) float64 {
 	s, ok := d.scalar(n, path, "a number")
 	if !ok {

@@ -73,6 +73,7 @@ type Flow struct {
 	ExtraRTT   time.Duration
 	RateBps    float64 // cbr
 	PacketSize int     // cbr
+	Record     bool    // cbr: per-packet records in the result
 }
 
 // Disciplines lists the queue disciplines of a fixed link.

@@ -126,7 +126,7 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 	for i, fn := range n.Content {
 		path := "flows[" + strconv.Itoa(i) + "]"
 		f := Flow{Count: 1}
-		d.fields(fn, path, []string{"cca", "params", "start", "stop", "count", "bytes", "extra_rtt", "rate", "packet_size"}, func(k string, v *yaml.Node) {
+		d.fields(fn, path, []string{"cca", "params", "start", "stop", "count", "bytes", "extra_rtt", "rate", "packet_size", "record"}, func(k string, v *yaml.Node) {
 			fp := path + "." + k
 			switch k {
 			case "cca":
@@ -156,6 +156,8 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 				f.RateBps = d.rate(v, fp)
 			case "packet_size":
 				f.PacketSize = int(d.integer(v, fp))
+			case "record":
+				f.Record = d.boolean(v, fp)
 			}
 		})
 		if d.err == nil && f.CCA == "" {

@@ -74,3 +74,53 @@ func TestStarlinkCities(t *testing.T) {
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// The head-drop example through the simulator: a 3000-packet line-rate burst
+// into an idle downlink loses about half (the 1500-packet queue), the lost
+// ones are the oldest, and the end of the burst is delivered.
+func TestHeadDropBurstExample(t *testing.T) {
+	sc, err := scenario.Load("../examples/starlink/head-drop-burst.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := sc.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := netsim.Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Flows[0]
+	if f.SentPackets != 3000 || f.LostPackets < 1400 || f.LostPackets > 1600 {
+		t.Fatalf("sent %d lost %d; want 3000 and ≈1500", f.SentPackets, f.LostPackets)
+	}
+	// With head-drop, losses fall on the first part of the burst: the mean
+	// sequence number of lost packets is below that of delivered ones, and
+	// the end of the burst arrives.
+	var lostSum, gotSum, lostN, gotN float64
+	for _, p := range f.Packets {
+		if p.OWDMs < 0 {
+			lostSum += float64(p.Seq)
+			lostN++
+		} else {
+			gotSum += float64(p.Seq)
+			gotN++
+		}
+	}
+	if lostSum/lostN >= gotSum/gotN {
+		t.Errorf("mean seq lost %.0f >= delivered %.0f: not head-drop", lostSum/lostN, gotSum/gotN)
+	}
+	// The downlink AQM also drops early at random (a few per cent of
+	// arrivals), so allow that many among the last 100.
+	aqm := float64(res.Links[0].Drops.AQM) / float64(f.SentPackets)
+	var tailLost int
+	for _, p := range f.Packets[2900:] {
+		if p.OWDMs < 0 {
+			tailLost++
+		}
+	}
+	if f.Packets[2999].OWDMs <= 0 || float64(tailLost) > 100*aqm*2+2 {
+		t.Fatalf("burst's end: last packet owd %.1f, %d of the last 100 lost (AQM rate %.3f)", f.Packets[2999].OWDMs, tailLost, aqm)
+	}
+}

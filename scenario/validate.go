@@ -118,8 +118,8 @@ func (s *Scenario) validateFlow(i int, f Flow, fail failFunc) error {
 				return fail(at+".params."+k, "unknown parameter of %s (allowed: %s)", f.CCA, strings.Join(sortedKeys(info.Params), ", "))
 			}
 		}
-		if f.RateBps != 0 || f.PacketSize != 0 {
-			return fail(at, "rate and packet_size apply to cbr flows only")
+		if f.RateBps != 0 || f.PacketSize != 0 || f.Record {
+			return fail(at, "rate, packet_size and record apply to cbr flows only")
 		}
 	}
 	if f.Start < 0 || f.Start >= s.Duration {
