@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"slices"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -128,12 +129,30 @@ func addFairShare(f *Figure, flows []FlowSummary) {
 			shares = append(shares, fl.FairShareMbps)
 		}
 	}
+	// Beyond two groups one legend row per line crowds out the size
+	// legend: the lines share one dash pattern and one row naming their range.
+	if len(shares) > maxFairShareRows {
+		lo, hi := slices.Min(shares), slices.Max(shares)
+		var first *hLine
+		for _, y := range shares {
+			l := newHLine(y, dashes(1))
+			f.plot.Add(l)
+			if first == nil {
+				first = l
+			}
+		}
+		f.addLegend(fmt.Sprintf("fair share, %d groups: %.1f–%.1f Mbit/s", len(shares), lo, hi), first)
+		return
+	}
 	for i, y := range shares {
 		l := newHLine(y, dashes(i+1))
 		f.plot.Add(l)
 		f.addLegend(fairShareLabel(y), l)
 	}
 }
+
+// maxFairShareRows is the most fair-share lines given a legend row each.
+const maxFairShareRows = 2
 
 // fairShareLabel names the fair-share line of value y (Mbit/s).
 func fairShareLabel(y float64) string {

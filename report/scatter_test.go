@@ -215,3 +215,25 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// Many concurrent groups share one fair-share legend row naming their range,
+// so the size legend still fits beside the axes.
+func TestThroughputInflationManyGroupsOneFairShareRow(t *testing.T) {
+	flows := sydneyConcurrent()
+	for i := range flows {
+		flows[i].FairShareMbps = float64(20 + i%5*5) // five groups
+	}
+	f, err := ThroughputInflation("five groups", flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, n := range f.legendNames {
+		if strings.HasPrefix(n, "fair share") {
+			rows = append(rows, n)
+		}
+	}
+	if len(rows) != 1 || !strings.Contains(rows[0], "5 groups: 20.0–40.0 Mbit/s") {
+		t.Fatalf("fair-share legend rows %q; want one naming 5 groups and their range", rows)
+	}
+}
