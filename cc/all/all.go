@@ -7,7 +7,9 @@ import (
 	_ "github.com/leolab/leolab/cc/copa"
 	_ "github.com/leolab/leolab/cc/cubic"
 	_ "github.com/leolab/leolab/cc/hybla"
+	_ "github.com/leolab/leolab/cc/leocc"
 	_ "github.com/leolab/leolab/cc/reno"
+	_ "github.com/leolab/leolab/cc/satcp"
 	_ "github.com/leolab/leolab/cc/vegas"
 	_ "github.com/leolab/leolab/cc/vivace"
 )
