@@ -11,17 +11,17 @@ import (
 // export's row. The run's axis values are repeated in it so that the table
 // reads on its own.
 type FlowRow struct {
-	RunID, Kind, Direction, City string
-	Seed                         int64
-	FlowID                       int64
-	Label                        string // the cca axis value (e.g. a dataset name such as ccp)
-	CCA                          string // the registry name the flow ran
-	StartS, ThroughputMbps       float64
-	BytesAcked, Retransmits      int64
-	RetransPerGB                 float64
+	RunID, Kind, Direction, City  string
+	Seed                          int64
+	FlowID                        int64
+	Label                         string // the cca axis value (e.g. a dataset name such as ccp)
+	CCA                           string // the registry name the flow ran
+	StartS, ThroughputMbps        float64
+	BytesAcked, Retransmits       int64
+	RetransPerGB                  float64
 	MinRTTMs, MeanRTTMs, P95RTTMs float64
-	RTTInflation                 float64
-	RTOs                         int64
+	RTTInflation                  float64
+	RTOs                          int64
 }
 
 // flowColumn is one column of the flows table: its SQL and CSV key, title,
