@@ -132,6 +132,7 @@ func (w Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstrea
 	if err := json.Unmarshal(msg.Data(), &t); err != nil {
 		return msg.TermWithReason("not a leolab run: " + err.Error())
 	}
+	w.logf("%s %s started", t.Run.ID, t.Run.Name())
 	stop := heartbeat(msg, ackWait)
 	o := runOne(ctx, t.Run, w.Version)
 	stop()
@@ -145,7 +146,7 @@ func (w Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstrea
 	if err := msg.DoubleAck(ctx); err != nil {
 		return fmt.Errorf("nats: ack run %s: %w", t.Run.ID, err)
 	}
-	status := "ok"
+	status := "done"
 	if o.Err != nil {
 		status = "failed: " + o.Err.Error()
 	}

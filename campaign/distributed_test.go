@@ -1,0 +1,88 @@
+package campaign
+
+import (
+	"context"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// startNATS starts an embedded NATS server with JetStream on a random port
+// of 127.0.0.1, storing in a temporary directory.
+func startNATS(t *testing.T) string {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true,
+		StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats server not ready")
+	}
+	t.Cleanup(s.Shutdown)
+	return s.ClientURL()
+}
+
+// Two in-process workers on an embedded server give the same stored numbers
+// as the local pool; a second Execute has nothing to do.
+func TestDistributedMatchesPool(t *testing.T) {
+	url := startNATS(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	ran := map[string]int{}
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := Worker{URL: url, Workers: 1, Name: string(rune('A' + i)), Log: func(line string) {
+				mu.Lock()
+				ran[line[len(line)-4:]]++
+				mu.Unlock()
+			}}
+			if err := w.Serve(ctx); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	runs := mustExpand(t, smallCampaign)
+	dist, local := openTemp(t), openTemp(t)
+	sum, err := Execute(ctx, runs, dist, Distributed{URL: url, AckWait: 5 * time.Second}, Options{})
+	if err != nil || sum.Ran != len(runs) {
+		t.Fatalf("distributed: %+v %v", sum, err)
+	}
+	if _, err := Execute(ctx, runs, local, Pool{Workers: 2}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range runs {
+		a, err1 := dist.Result(ctx, r.ID)
+		b, err2 := local.Result(ctx, r.ID)
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		if len(a.Flows) != len(b.Flows) || a.Fairness.Jain != b.Fairness.Jain {
+			t.Fatalf("run %s: distributed %+v, local %+v", r.Name(), a, b)
+		}
+		for i := range a.Flows {
+			fa, fb := a.Flows[i], b.Flows[i]
+			if fa.BytesAcked != fb.BytesAcked || fa.Retransmits != fb.Retransmits || fa.MeanRTTMs != fb.MeanRTTMs ||
+				!reflect.DeepEqual(fa.Intervals, fb.Intervals) {
+				t.Fatalf("run %s flow %d differs: %+v vs %+v", r.Name(), i, fa, fb)
+			}
+		}
+	}
+	sum, err = Execute(ctx, runs, dist, Distributed{URL: url}, Options{})
+	if err != nil || sum.Ran != 0 || sum.Skipped != len(runs) {
+		t.Fatalf("rerun: %+v %v", sum, err)
+	}
+	cancel()
+	wg.Wait()
+	if ran["done"] != len(runs) {
+		t.Fatalf("workers ran %d runs, want %d (%v)", ran["done"], len(runs), ran)
+	}
+}
