@@ -45,6 +45,11 @@ type Config struct {
 	// Spin is how long before a release the pump stops sleeping (0:
 	// DefaultSpin).
 	Spin time.Duration
+	// Epoch is the wall-clock instant of the link stages' time 0 (zero:
+	// when the pump starts). Links that depend on the wall clock (the
+	// Starlink schedule, see StarlinkPath) are built from the same
+	// instant. It must not be in the future.
+	Epoch time.Time
 }
 
 // Emulator is a running emulated path between two namespaces.
@@ -77,6 +82,9 @@ func Start(cfg Config) (*Emulator, error) {
 	}
 	if cfg.Uplink == nil || cfg.Downlink == nil {
 		return nil, errors.New("emulator: uplink and downlink stages are required")
+	}
+	if d := time.Until(cfg.Epoch); !cfg.Epoch.IsZero() && d > 0 {
+		return nil, fmt.Errorf("emulator: epoch %v in the future", d)
 	}
 	if runtime.GOMAXPROCS(0) < minProcs {
 		runtime.GOMAXPROCS(minProcs)
@@ -158,7 +166,10 @@ func newPump(cfg Config, cfd, sfd int) (*pump, error) {
 			return nil, fmt.Errorf("epoll add: %w", err)
 		}
 	}
-	pu.epoch = time.Now()
+	pu.epoch = cfg.Epoch
+	if pu.epoch.IsZero() {
+		pu.epoch = time.Now()
+	}
 	pu.nextSample = pu.interval
 	return pu, nil
 }

@@ -8,14 +8,16 @@ import (
 	"sync"
 	"time"
 
+	"github.com/leolab/leolab/cc"
 	"github.com/leolab/leolab/endpoint"
 	"github.com/leolab/leolab/result"
 )
 
 // Flow kinds and directions of a Run.
 const (
-	KindTCP = "tcp" // kernel TCP bulk flow
-	KindCBR = "cbr" // constant-bit-rate UDP flow
+	KindTCP       = "tcp"       // kernel TCP bulk flow
+	KindCBR       = "cbr"       // constant-bit-rate UDP flow
+	KindTransport = "transport" // leolab's transport over UDP
 
 	Downlink = "downlink" // server → client (the default)
 	Uplink   = "uplink"   // client → server
@@ -30,9 +32,14 @@ const (
 
 // Flow is one flow of a Run.
 type Flow struct {
-	Kind      string        // KindTCP or KindCBR
-	CCA       string        // TCP: kernel congestion control
+	Kind string // KindTCP, KindCBR or KindTransport
+	// CCA: the kernel's congestion control (KindTCP) or a leolab
+	// controller (KindTransport, with its Params).
+	CCA       string
+	Params    map[string]float64
 	RateBps   float64       // CBR: IP-level rate
+	Size      int           // CBR: IP packet size (0: packet.MTU)
+	Record    bool          // CBR: per-packet records in the result
 	Direction string        // Downlink (default) or Uplink
 	Start     time.Duration // since the run's t=0
 	Duration  time.Duration // 0: until the end of the run
@@ -42,9 +49,15 @@ type Flow struct {
 type RunConfig struct {
 	Config
 	Name     string
+	Seed     uint64 // controllers' random streams (KindTransport)
 	Duration time.Duration
+	Interval time.Duration // flow series (0: DefaultInterval)
 	Flows    []Flow
 	Path     result.Path // copied into the result
+	// Schedule, when the path reconfigures on a schedule, returns it in
+	// times since t0, the wall-clock instant of the flows' t=0 (for LeoCC
+	// and SaTCP on our transport).
+	Schedule func(t0 time.Time) cc.Schedule
 }
 
 // Run starts the emulator, runs the flows concurrently, and returns the
@@ -59,7 +72,8 @@ func Run(ctx context.Context, rc RunConfig) (*result.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	flows, ferr := runFlows(ctx, e, rc)
+	t0 := e.Epoch().Add(startLead)
+	flows, ferr := runFlows(ctx, e, t0, rc)
 	st, cerr := e.Close()
 	if err := errors.Join(ferr, cerr); err != nil {
 		return nil, err
@@ -67,12 +81,15 @@ func Run(ctx context.Context, rc RunConfig) (*result.Result, error) {
 	res := &result.Result{
 		Engine:     "emu",
 		Scenario:   rc.Name,
+		Seed:       rc.Seed,
+		EpochUTC:   t0.UTC().Format(time.RFC3339Nano),
 		DurationS:  rc.Duration.Seconds(),
 		WallS:      time.Since(wall).Seconds(),
 		Path:       rc.Path,
 		Flows:      flows,
 		Links:      st.Links,
 		Instrument: st.Instrument(),
+		Fairness:   fairness(flows, rc.Flows, rc.Duration),
 	}
 	return res, ctx.Err()
 }
@@ -86,8 +103,8 @@ func (rc *RunConfig) validate() error {
 	}
 	for i, f := range rc.Flows {
 		switch {
-		case f.Kind != KindTCP && f.Kind != KindCBR:
-			return fmt.Errorf("emu run: flow %d: kind %q: want %s or %s", i, f.Kind, KindTCP, KindCBR)
+		case f.Kind != KindTCP && f.Kind != KindCBR && f.Kind != KindTransport:
+			return fmt.Errorf("emu run: flow %d: kind %q: want %s, %s or %s", i, f.Kind, KindTCP, KindCBR, KindTransport)
 		case f.Direction != "" && f.Direction != Downlink && f.Direction != Uplink:
 			return fmt.Errorf("emu run: flow %d: direction %q: want %s or %s", i, f.Direction, Downlink, Uplink)
 		case f.Start < 0 || f.Start >= rc.Duration:
@@ -97,48 +114,75 @@ func (rc *RunConfig) validate() error {
 	return nil
 }
 
-// runFlows runs every flow in its own goroutine. Flow times are shifted by
-// startLead from the emulator's epoch and reported relative to t=0.
-func runFlows(ctx context.Context, e *Emulator, rc RunConfig) ([]result.Flow, error) {
+// runFlows runs every flow in its own goroutine. Flow times are relative to
+// t0, startLead after the emulator's epoch.
+func runFlows(ctx context.Context, e *Emulator, t0 time.Time, rc RunConfig) ([]result.Flow, error) {
 	out := make([]result.Flow, len(rc.Flows))
 	errs := make([]error, len(rc.Flows))
-	epoch := e.Epoch().Add(startLead)
+	var sched cc.Schedule
+	if rc.Schedule != nil {
+		sched = rc.Schedule(t0)
+	}
 	var wg sync.WaitGroup
 	for i, f := range rc.Flows {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			out[i], errs[i] = runFlow(ctx, e, epoch, i, f, rc.Duration)
+			fr := flowRun{e: e, t0: t0, i: i, f: f, rc: &rc, sched: sched}
+			out[i], errs[i] = fr.run(ctx)
 		}()
 	}
 	wg.Wait()
 	return out, errors.Join(errs...)
 }
 
-func runFlow(ctx context.Context, e *Emulator, epoch time.Time, i int, f Flow, total time.Duration) (result.Flow, error) {
+// flowRun is one flow of a run with what its endpoints need.
+type flowRun struct {
+	e     *Emulator
+	t0    time.Time
+	i     int
+	f     Flow
+	rc    *RunConfig
+	sched cc.Schedule
+}
+
+func (r *flowRun) run(ctx context.Context) (result.Flow, error) {
+	f, e := r.f, r.e
 	from, to, addr := e.Server, e.Client, ClientAddr()
 	if f.Direction == Uplink {
 		from, to, addr = e.Client, e.Server, ServerAddr()
 	}
 	dur := f.Duration
-	if dur <= 0 || f.Start+dur > total {
-		dur = total - f.Start
+	if dur <= 0 || f.Start+dur > r.rc.Duration {
+		dur = r.rc.Duration - f.Start
 	}
-	ap := netip.AddrPortFrom(addr, uint16(basePort+i))
-	if f.Kind == KindCBR {
-		rep, err := endpoint.RunCBR(ctx, epoch, endpoint.CBR{
-			ID: i, RateBps: f.RateBps, Start: f.Start, Duration: dur, From: from, To: to, Addr: ap,
+	ap := netip.AddrPortFrom(addr, uint16(basePort+r.i))
+	switch f.Kind {
+	case KindCBR:
+		rep, err := endpoint.RunCBR(ctx, r.t0, endpoint.CBR{
+			ID: r.i, RateBps: f.RateBps, Size: f.Size, Start: f.Start, Duration: dur, Interval: r.rc.Interval,
+			From: from, To: to, Addr: ap, Trace: f.Record,
 		})
 		if err != nil {
-			return result.Flow{ID: i, CCA: "cbr"}, err
+			return result.Flow{ID: r.i, CCA: "cbr"}, err
+		}
+		rep.Flow.Packets = probeRecords(rep, f)
+		return rep.Flow, nil
+	case KindTransport:
+		rep, err := endpoint.RunTransport(ctx, r.t0, endpoint.Transport{
+			ID: r.i, CCA: f.CCA, Params: f.Params, Seed: r.rc.Seed, Schedule: r.sched,
+			Start: f.Start, Duration: dur, Interval: r.rc.Interval, From: from, To: to, Addr: ap,
+		})
+		if err != nil {
+			return result.Flow{ID: r.i, CCA: f.CCA}, err
 		}
 		return rep.Flow, nil
 	}
-	rep, err := endpoint.RunTCP(ctx, epoch, endpoint.TCP{
-		ID: i, CCA: f.CCA, Start: f.Start, Duration: dur, From: from, To: to, Addr: ap,
+	rep, err := endpoint.RunTCP(ctx, r.t0, endpoint.TCP{
+		ID: r.i, CCA: f.CCA, Start: f.Start, Duration: dur, Interval: r.rc.Interval, From: from, To: to, Addr: ap,
 	})
 	if err != nil {
-		return result.Flow{ID: i, CCA: f.CCA}, err
+		return result.Flow{ID: r.i, CCA: f.CCA}, err
 	}
 	return rep.Flow, nil
 }
