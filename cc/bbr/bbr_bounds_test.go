@@ -18,12 +18,12 @@ func upSnapshot(t *testing.T, name string) (BBR, cc.RateSample, time.Duration) {
 	var snap BBR
 	var rs cc.RateSample
 	var at time.Duration
-	p.observe = func(now time.Duration, r *cc.RateSample) {
+	p.Observe = func(now time.Duration, r *cc.RateSample) {
 		if at == 0 && b.mode == modeProbeBW && b.cycleIdx == cycleUp && b.bwProbeSamples && b.inflightHi == unset {
 			snap, rs, at = *b, *r, now
 		}
 	}
-	p.run(6 * time.Second)
+	p.Run(6 * time.Second)
 	if at == 0 {
 		t.Fatalf("%s never reached PROBE_BW UP", name)
 	}
@@ -71,15 +71,15 @@ func TestLowerBoundsOnLoss(t *testing.T) {
 	c := newTest("bbr3", 8, nil)
 	b := c.(*BBR)
 	p := newSynth(c, 100e6, 40*time.Millisecond)
-	p.run(1500 * time.Millisecond) // in CRUISE: DOWN ended, REFILL not yet
+	p.Run(1500 * time.Millisecond) // in CRUISE: DOWN ended, REFILL not yet
 	if b.phase() != PhaseCruise {
 		t.Fatalf("phase %d at 1.5 s, want CRUISE", b.phase())
 	}
 	maxBw, cwnd := b.maxBw(), b.cwnd
-	p.lossP = 0.01
-	p.run(p.now + 60*time.Millisecond) // one round with ~1% random loss
-	p.lossP = 0
-	p.run(p.now + 60*time.Millisecond)
+	p.LossP = 0.01
+	p.Run(p.Now() + 60*time.Millisecond) // one round with ~1% random loss
+	p.LossP = 0
+	p.Run(p.Now() + 60*time.Millisecond)
 	if b.inflightLo == unset || b.bwLo > maxBw {
 		t.Fatalf("lower bounds not set after a lossy round (bw_lo %v, inflight_lo %d)", b.bwLo, b.inflightLo)
 	}
@@ -96,12 +96,12 @@ func TestLowerBoundsOnLoss(t *testing.T) {
 func TestShallowBufferV3(t *testing.T) {
 	c := newTest("bbr3", 1, nil)
 	p := newSynth(c, 100e6, 50*time.Millisecond)
-	p.buf = int(0.1 * p.bdpBytes())
-	p.run(5 * time.Second)
-	sent0, drops0, deliv0, t0 := p.sent, p.drops, p.delivered, p.now
-	p.run(30 * time.Second)
-	loss := float64(p.drops-drops0) / float64(p.sent-sent0)
-	util := float64(p.delivered-deliv0) / (p.rate * (p.now - t0).Seconds())
+	p.Buffer = int(0.1 * p.BDPBytes())
+	p.Run(5 * time.Second)
+	sent0, drops0, deliv0, t0 := p.Sent(), p.Drops(), p.Delivered(), p.Now()
+	p.Run(30 * time.Second)
+	loss := float64(p.Drops()-drops0) / float64(p.Sent()-sent0)
+	util := float64(p.Delivered()-deliv0) / (p.Rate(0) * (p.Now() - t0).Seconds())
 	if c.(*BBR).inflightHi == unset {
 		t.Error("inflight_hi never set on a 0.1-BDP buffer")
 	}

@@ -23,11 +23,11 @@ func TestV3PhaseSequence(t *testing.T) {
 	c := newTest("bbr3", 9, nil)
 	b := c.(*BBR)
 	p := newSynth(c, 100e6, 40*time.Millisecond)
-	p.buf = int(p.bdpBytes())
+	p.Buffer = int(p.BDPBytes())
 	var seq []int
 	var downAt, refillAt time.Duration
 	next := map[int]int{PhaseDown: PhaseCruise, PhaseCruise: PhaseRefill, PhaseRefill: PhaseUp, PhaseUp: PhaseDown}
-	p.observe = func(now time.Duration, rs *cc.RateSample) {
+	p.Observe = func(now time.Duration, rs *cc.RateSample) {
 		ph := b.phase()
 		if g := gainsV3[ph]; math.Abs(b.pacingGain-g[0]) > 1e-9 || math.Abs(b.cwndGain-g[1]) > 1e-9 {
 			t.Fatalf("%v phase %d gains %v/%v, want %v", now, ph, b.pacingGain, b.cwndGain, g)
@@ -61,7 +61,7 @@ func TestV3PhaseSequence(t *testing.T) {
 			}
 		}
 	}
-	p.run(16 * time.Second)
+	p.Run(16 * time.Second)
 	if len(seq) < 8 || seq[0] != PhaseStartup || seq[1] != PhaseDrain || seq[2] != PhaseDown {
 		t.Fatalf("phase sequence %v, want STARTUP, DRAIN, DOWN, ...", seq)
 	}
@@ -87,14 +87,14 @@ func TestV2Gains(t *testing.T) {
 		PhaseCruise: {1, 2}, PhaseRefill: {1, 2}, PhaseUp: {1.25, 2}, PhaseProbeRTT: {1, 1},
 	}
 	seen := map[int]bool{}
-	p.observe = func(now time.Duration, rs *cc.RateSample) {
+	p.Observe = func(now time.Duration, rs *cc.RateSample) {
 		ph := b.phase()
 		seen[ph] = true
 		if g := want[ph]; math.Abs(b.pacingGain-g[0]) > 1e-9 || math.Abs(b.cwndGain-g[1]) > 1e-9 {
 			t.Fatalf("phase %d gains %v/%v, want %v", ph, b.pacingGain, b.cwndGain, g)
 		}
 	}
-	p.run(8 * time.Second)
+	p.Run(8 * time.Second)
 	for _, ph := range []int{PhaseStartup, PhaseDrain, PhaseDown, PhaseCruise, PhaseRefill, PhaseUp} {
 		if !seen[ph] {
 			t.Errorf("phase %d never visited", ph)
@@ -109,10 +109,10 @@ func TestConvergeV2V3(t *testing.T) {
 		for _, bufBDP := range []float64{1, 0.1} {
 			c := newTest(name, 1, nil)
 			p := newSynth(c, 100e6, 50*time.Millisecond)
-			p.buf = int(bufBDP * p.bdpBytes())
-			p.run(10 * time.Second)
-			if got := c.(*BBR).bwEst(); math.Abs(got-p.rate)/p.rate > 0.05 {
-				t.Errorf("%s buffer %.1f BDP: bw %.0f B/s, want %.0f ±5%%", name, bufBDP, got, p.rate)
+			p.Buffer = int(bufBDP * p.BDPBytes())
+			p.Run(10 * time.Second)
+			if got := c.(*BBR).bwEst(); math.Abs(got-p.Rate(0))/p.Rate(0) > 0.05 {
+				t.Errorf("%s buffer %.1f BDP: bw %.0f B/s, want %.0f ±5%%", name, bufBDP, got, p.Rate(0))
 			}
 		}
 	}

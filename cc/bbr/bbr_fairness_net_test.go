@@ -5,42 +5,19 @@ package bbr_test
 // bottleneck (417 packets = 100 Mbit/s · 50 ms / 1500 B).
 
 import (
-	"fmt"
 	"testing"
+	"time"
 
+	"github.com/leolab/leolab/cc/cctest"
 	_ "github.com/leolab/leolab/cc/cubic"
-	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/result"
-	"github.com/leolab/leolab/scenario"
 )
 
 // runPair runs flows a and b from t = 0 for secs seconds on the 1-BDP path.
 func runPair(t *testing.T, a, b string, secs int) *result.Result {
 	t.Helper()
-	y := fmt.Sprintf(`version: 1
-name: bbr-fair-%s-%s
-duration: %ds
-seed: 1
-interval: 1s
-path:
-  profile: fixed
-  rate: 100Mbps
-  rtt: 50ms
-  queue: {discipline: droptail, limit_packets: 417}
-  loss: 0
-flows:
-  - {cca: %s, start: 0s}
-  - {cca: %s, start: 0s}
-`, a, b, secs, a, b)
-	sc, err := scenario.Parse("inline.yaml", []byte(y))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := netsim.Run(spec)
+	res, err := cctest.Dumbbell{Name: "bbr-fair-" + a + "-" + b, Mbps: 100, RTT: 50 * time.Millisecond, Limit: 417,
+		Duration: time.Duration(secs) * time.Second, CCAs: []string{a, b}}.Run()
 	if err != nil {
 		t.Fatal(err)
 	}

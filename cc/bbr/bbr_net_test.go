@@ -4,43 +4,21 @@ package bbr_test
 // our transport over a fixed drop-tail bottleneck.
 
 import (
-	"fmt"
 	"testing"
+	"time"
 
 	_ "github.com/leolab/leolab/cc/all"
 	_ "github.com/leolab/leolab/cc/bbr"
-	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/cc/cctest"
 	"github.com/leolab/leolab/result"
-	"github.com/leolab/leolab/scenario"
 )
 
 // runFixed runs one flow of cca over 100 Mbit/s, 50 ms, with a drop-tail
 // queue of limit packets.
 func runFixed(t *testing.T, cca string, limit int, secs int) *result.Result {
 	t.Helper()
-	y := fmt.Sprintf(`version: 1
-name: bbr-net-%s
-duration: %ds
-seed: 1
-interval: 1s
-path:
-  profile: fixed
-  rate: 100Mbps
-  rtt: 50ms
-  queue: {discipline: droptail, limit_packets: %d}
-  loss: 0
-flows:
-  - {cca: %s, start: 0s}
-`, cca, secs, limit, cca)
-	sc, err := scenario.Parse("inline.yaml", []byte(y))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := netsim.Run(spec)
+	res, err := cctest.Dumbbell{Name: "bbr-net-" + cca, Mbps: 100, RTT: 50 * time.Millisecond, Limit: limit,
+		Duration: time.Duration(secs) * time.Second, CCAs: []string{cca}}.Run()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,8 +11,8 @@ import (
 func TestInspectV3(t *testing.T) {
 	c := newTest("bbr3", 1, nil)
 	p := newSynth(c, 100e6, 50*time.Millisecond)
-	p.buf = int(0.1 * p.bdpBytes())
-	p.run(10 * time.Second)
+	p.Buffer = int(0.1 * p.BDPBytes())
+	p.Run(10 * time.Second)
 	m := c.(cc.Inspector).Inspect()
 	for _, k := range []string{"phase", "pacing_gain", "cwnd_gain", "btlbw_bps", "bw_hi_bps", "min_rtt_ms", "round", "extra_acked", "inflight_hi"} {
 		if _, ok := m[k]; !ok {
@@ -33,16 +33,16 @@ func TestRTOv3(t *testing.T) {
 	c := newTest("bbr3", 1, nil)
 	b := c.(*BBR)
 	p := newSynth(c, 50e6, 40*time.Millisecond)
-	p.run(3 * time.Second)
+	p.Run(3 * time.Second)
 	before := b.cwnd
-	c.OnRTO(p.now + 300*time.Millisecond)
+	c.OnRTO(p.Now() + 300*time.Millisecond)
 	if b.cwnd != cc.MinCWnd(1448) || b.priorCwnd != before {
 		t.Fatalf("after RTO cwnd %d prior %d, want %d and %d", b.cwnd, b.priorCwnd, cc.MinCWnd(1448), before)
 	}
-	rs := p.rs
+	rs := p.Sample()
 	rs.InRecovery = false
 	rs.TotalDelivered += 1448
-	c.OnAck(p.now+400*time.Millisecond, &rs)
+	c.OnAck(p.Now()+400*time.Millisecond, &rs)
 	if b.cwnd < min(before, b.inflightHi) && b.inflightLo == unset {
 		t.Errorf("after recovery cwnd %d, want restored toward %d", b.cwnd, before)
 	}

@@ -20,7 +20,7 @@ func TestV3ProbeRTT(t *testing.T) {
 	lowest = math.MaxInt64
 	entries := 0
 	inProbe := false
-	p.observe = func(now time.Duration, rs *cc.RateSample) {
+	p.Observe = func(now time.Duration, rs *cc.RateSample) {
 		if rs.RTT < lowest {
 			lowest, lastLow = rs.RTT, now
 		}
@@ -55,7 +55,7 @@ func TestV3ProbeRTT(t *testing.T) {
 			}
 		}
 	}
-	p.run(16 * time.Second)
+	p.Run(16 * time.Second)
 	if entries < 3 {
 		t.Fatalf("%d PROBE_RTT episodes in 16 s, want 3 (one per ~5.2 s)", entries)
 	}
@@ -70,8 +70,8 @@ func TestV2ProbeRTTRefresh(t *testing.T) {
 		b := c.(*BBR)
 		p := newSynth(c, 50e6, 40*time.Millisecond)
 		entered := false
-		p.observe = func(time.Duration, *cc.RateSample) { entered = entered || b.mode == modeProbeRTT }
-		p.run(8 * time.Second)
+		p.Observe = func(time.Duration, *cc.RateSample) { entered = entered || b.mode == modeProbeRTT }
+		p.Run(8 * time.Second)
 		if entered != want {
 			t.Errorf("%s: PROBE_RTT entered %v, want %v", name, entered, want)
 		}

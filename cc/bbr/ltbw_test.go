@@ -15,20 +15,21 @@ func TestV1PolicerDetection(t *testing.T) {
 	c := newTest("bbr1", 4, nil)
 	b := c.(*V1)
 	p := newSynth(c, 50e6, 30*time.Millisecond)
-	p.police, p.bucket, p.tokens = 20e6/8, 100e3, 100e3
+	police := 20e6 / 8 // bytes/s, 40% of the link
+	p.Police(police, 100e3)
 	detected := false
-	p.observe = func(now time.Duration, rs *cc.RateSample) {
+	p.Observe = func(now time.Duration, rs *cc.RateSample) {
 		if b.lt.useBw && !detected {
 			detected = true
-			if math.Abs(b.lt.bw-p.police)/p.police > ltBwRatio {
-				t.Errorf("policed rate %.0f B/s, policer %.0f B/s", b.lt.bw, p.police)
+			if math.Abs(b.lt.bw-police)/police > ltBwRatio {
+				t.Errorf("policed rate %.0f B/s, policer %.0f B/s", b.lt.bw, police)
 			}
 			if b.mode == modeProbeBW && b.pacingGain != 1 {
 				t.Errorf("pacing gain %v while policed, want 1", b.pacingGain)
 			}
 		}
 	}
-	p.run(10 * time.Second)
+	p.Run(10 * time.Second)
 	if !detected {
 		t.Fatal("policer not detected in 10 s")
 	}

@@ -19,7 +19,7 @@ func TestV1PhaseSequence(t *testing.T) {
 		var seq []mode
 		var exitRound int64 = -1
 		firstCycle := -1
-		p.observe = func(now time.Duration, rs *cc.RateSample) {
+		p.Observe = func(now time.Duration, rs *cc.RateSample) {
 			if len(seq) == 0 || seq[len(seq)-1] != b.mode {
 				seq = append(seq, b.mode)
 				if b.mode == modeDrain {
@@ -31,7 +31,7 @@ func TestV1PhaseSequence(t *testing.T) {
 			}
 			checkV1Gains(t, b)
 		}
-		p.run(3 * time.Second)
+		p.Run(3 * time.Second)
 		if len(seq) < 3 || seq[0] != modeStartup || seq[1] != modeDrain || seq[2] != modeProbeBW {
 			t.Fatalf("seed %d: mode sequence %v, want STARTUP, DRAIN, PROBE_BW", seed, seq)
 		}
@@ -40,7 +40,7 @@ func TestV1PhaseSequence(t *testing.T) {
 		if firstCycle == 1 {
 			t.Errorf("seed %d: PROBE_BW started in the 0.75 phase", seed)
 		}
-		growth := math.Ceil(math.Log2(p.bdpBytes() / float64(10*1448)))
+		growth := math.Ceil(math.Log2(p.BDPBytes() / float64(10*1448)))
 		if lo, hi := int64(growth), int64(growth)+fullBwCount+3; exitRound < lo || exitRound > hi {
 			t.Errorf("seed %d: STARTUP ended at round %d, want %d..%d", seed, exitRound, lo, hi)
 		}

@@ -17,14 +17,14 @@ func TestV1Converges(t *testing.T) {
 		b := c.(*V1)
 		p := newSynth(c, rate, 50*time.Millisecond)
 		seen := map[float64]bool{}
-		p.observe = func(now time.Duration, rs *cc.RateSample) {
+		p.Observe = func(now time.Duration, rs *cc.RateSample) {
 			if b.mode == modeProbeBW {
 				seen[b.pacingGain] = true
 			}
 		}
-		p.run(8 * time.Second)
-		if got := b.bwEst(); math.Abs(got-p.rate)/p.rate > 0.05 {
-			t.Errorf("%v bit/s: btlbw %.0f B/s, want %.0f ±5%%", rate, got, p.rate)
+		p.Run(8 * time.Second)
+		if got := b.bwEst(); math.Abs(got-p.Rate(0))/p.Rate(0) > 0.05 {
+			t.Errorf("%v bit/s: btlbw %.0f B/s, want %.0f ±5%%", rate, got, p.Rate(0))
 		}
 		if !seen[1.25] || !seen[0.75] || !seen[1] {
 			t.Errorf("%v bit/s: gains seen %v, want 1.25, 0.75 and 1", rate, seen)
@@ -47,9 +47,9 @@ func BenchmarkV1OnAck(b *testing.B) {
 func benchOnAck(b *testing.B, name string) {
 	c := newTest(name, 1, nil)
 	p := newSynth(c, 100e6, 40*time.Millisecond)
-	p.run(2 * time.Second)
-	rs := p.rs
-	now := p.now
+	p.Run(2 * time.Second)
+	rs := p.Sample()
+	now := p.Now()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {

@@ -16,7 +16,7 @@ func TestV1ProbeRTT(t *testing.T) {
 	c := newTest("bbr1", 2, nil)
 	b := c.(*V1)
 	p := newSynth(c, 10e6, 40*time.Millisecond)
-	p.rtt = func(at time.Duration) time.Duration {
+	p.RTT = func(at time.Duration) time.Duration {
 		if at > time.Second {
 			return 45 * time.Millisecond
 		}
@@ -24,7 +24,7 @@ func TestV1ProbeRTT(t *testing.T) {
 	}
 	var lastMin, enter, armed, exit time.Duration
 	minSeen := time.Duration(math.MaxInt64)
-	p.observe = func(now time.Duration, rs *cc.RateSample) {
+	p.Observe = func(now time.Duration, rs *cc.RateSample) {
 		if rs.RTT <= minSeen {
 			minSeen, lastMin = rs.RTT, now
 		}
@@ -42,7 +42,7 @@ func TestV1ProbeRTT(t *testing.T) {
 			exit = now
 		}
 	}
-	p.run(13 * time.Second)
+	p.Run(13 * time.Second)
 	if enter == 0 || exit == 0 {
 		t.Fatalf("PROBE_RTT not entered/left (enter %v exit %v)", enter, exit)
 	}
@@ -65,13 +65,13 @@ func TestV1PacketConservation(t *testing.T) {
 	c := newTest("bbr1", 1, nil)
 	b := c.(*V1)
 	p := newSynth(c, 50e6, 30*time.Millisecond)
-	p.run(3 * time.Second)
+	p.Run(3 * time.Second)
 	saved := b.cwnd
 	mss := 1448
 	rs := cc.RateSample{AckedBytes: mss, LostBytes: 3 * mss, Delivered: int64(mss), Interval: 30 * time.Millisecond,
-		DeliveryRate: p.rate, PriorDelivered: p.delivered, TotalDelivered: p.delivered + int64(mss),
+		DeliveryRate: p.Rate(0), PriorDelivered: p.Delivered(), TotalDelivered: p.Delivered() + int64(mss),
 		Inflight: 20 * mss, PriorInflight: 24 * mss, InRecovery: true, NewLossEpisode: true, RTT: 31 * time.Millisecond}
-	c.OnAck(p.now+time.Millisecond, &rs)
+	c.OnAck(p.Now()+time.Millisecond, &rs)
 	if want := 21 * mss; b.cwnd != want {
 		t.Fatalf("first recovery ACK: cwnd %d, want inflight+acked = %d", b.cwnd, want)
 	}
@@ -80,7 +80,7 @@ func TestV1PacketConservation(t *testing.T) {
 	}
 	rs.InRecovery, rs.NewLossEpisode, rs.LostBytes = false, false, 0
 	rs.TotalDelivered += int64(mss)
-	c.OnAck(p.now+2*time.Millisecond, &rs)
+	c.OnAck(p.Now()+2*time.Millisecond, &rs)
 	if b.cwnd < saved {
 		t.Fatalf("after recovery cwnd %d, want restored ≥ %d", b.cwnd, saved)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/cctest"
 )
 
 const mss = 1448
@@ -191,17 +192,17 @@ func TestStandingQueue(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p := newTestPath(c, tc.bps, 60*time.Millisecond)
-		p.buf = int(p.bdpPackets())
-		p.run(20 * time.Second)
-		p.resetStats()
+		p := cctest.NewPath(c, tc.bps, 60*time.Millisecond)
+		p.Buffer = int(p.BDPPackets()) * p.MSS
+		p.Run(20 * time.Second)
+		p.ResetStats()
 		minQ, maxQ := math.Inf(1), 0.0
-		p.observe = func(time.Duration, *cc.RateSample) {
-			q := p.queuePackets()
+		p.Observe = func(time.Duration, *cc.RateSample) {
+			q := p.QueuePackets()
 			minQ, maxQ = min(minQ, q), max(maxQ, q)
 		}
-		p.run(50 * time.Second)
-		q, u := p.meanQueue(), p.throughput()/p.rate
+		p.Run(50 * time.Second)
+		q, u := p.MeanQueue(), p.Throughput()/p.Rate(0)
 		t.Logf("δ %.2f, %.0f Mbit/s: mean queue %.2f pkts (1/δ = %.0f), range %.1f–%.1f, utilisation %.4f",
 			tc.delta, tc.bps/1e6, q, 1/tc.delta, minQ, maxQ, u)
 		if q < 0.75/tc.delta || q > 1.75/tc.delta {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/cctest"
 )
 
 const mss = 1448
@@ -122,7 +123,7 @@ func TestLossAndRTO(t *testing.T) {
 	}
 }
 
-// roundTracker samples the window at each round boundary on a testPath.
+// roundTracker samples the window at each round boundary on a cctest.Path.
 type roundTracker struct {
 	next  int64
 	cwnds []float64
@@ -147,10 +148,10 @@ func TestGrowthPerRTTOnPath(t *testing.T) {
 		rho := base.Seconds() / defaultRTT0.Seconds()
 		// slow start: two rounds from 100 segments stay below the BDP
 		h := newHybla(mss, 100, defaultRTT0, false)
-		p := newTestPath(h, 10e9, base)
+		p := cctest.NewPath(h, 10e9, base)
 		var rt roundTracker
-		p.observe = rt.observe(h)
-		p.run(3*base + base/2)
+		p.Observe = rt.observe(h)
+		p.Run(3*base + base/2)
 		if len(rt.cwnds) < 3 {
 			t.Fatalf("base %v: only %d rounds", base, len(rt.cwnds))
 		}
@@ -161,10 +162,10 @@ func TestGrowthPerRTTOnPath(t *testing.T) {
 		// avoidance
 		h = newHybla(mss, 1000, defaultRTT0, false)
 		h.ssthresh = 1000
-		p = newTestPath(h, 10e9, base)
+		p = cctest.NewPath(h, 10e9, base)
 		rt = roundTracker{}
-		p.observe = rt.observe(h)
-		p.run(22 * base)
+		p.Observe = rt.observe(h)
+		p.Run(22 * base)
 		n := len(rt.cwnds) - 1
 		perRTT := (rt.cwnds[n] - rt.cwnds[1]) / float64(n-1)
 		if want := rho * rho; math.Abs(perRTT-want) > 0.02*want {
@@ -178,13 +179,13 @@ func TestGrowthPerRTTOnPath(t *testing.T) {
 // the bottleneck busy: after a halving the window is still ≥ one BDP.
 func TestUtilisation(t *testing.T) {
 	h, _ := New(cc.Config{MSS: mss, InitialCWnd: 10})
-	p := newTestPath(h, 50e6, 60*time.Millisecond)
-	p.buf = int(p.bdpPackets())
-	p.run(10 * time.Second)
-	p.resetStats()
-	p.run(40 * time.Second)
-	u := p.throughput() / p.rate
-	t.Logf("utilisation %.4f, mean queue %.1f pkts", u, p.meanQueue())
+	p := cctest.NewPath(h, 50e6, 60*time.Millisecond)
+	p.Buffer = int(p.BDPPackets()) * p.MSS
+	p.Run(10 * time.Second)
+	p.ResetStats()
+	p.Run(40 * time.Second)
+	u := p.Throughput() / p.Rate(0)
+	t.Logf("utilisation %.4f, mean queue %.1f pkts", u, p.MeanQueue())
 	if u < 0.95 {
 		t.Errorf("utilisation %.4f < 0.95", u)
 	}

@@ -2,33 +2,18 @@ package hybla_test
 
 import (
 	"testing"
+	"time"
 
+	"github.com/leolab/leolab/cc/cctest"
 	_ "github.com/leolab/leolab/cc/hybla"
-	"github.com/leolab/leolab/netsim"
-	"github.com/leolab/leolab/scenario"
 )
 
 // Issue 5, acceptance 2, through the simulator (our transport, drop-tail
 // link): alone on a fixed 50 Mbit/s, 60 ms path with a one-BDP buffer
 // (250 packets of 1500 B) for 60 s, hybla uses at least 80% of the link.
 func TestNetsimFixedLink(t *testing.T) {
-	sc, err := scenario.Parse("acceptance.yaml", []byte(`version: 1
-name: acceptance-hybla
-duration: 60s
-seed: 1
-interval: 1s
-path: {profile: fixed, rate: 50Mbps, rtt: 60ms, queue: {discipline: droptail, limit_packets: 250}, loss: 0}
-flows:
-  - {cca: hybla, start: 0s}
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := netsim.Run(spec)
+	res, err := cctest.Dumbbell{Name: "acceptance-hybla", Mbps: 50, RTT: 60 * time.Millisecond, Limit: 250,
+		Duration: 60 * time.Second, CCAs: []string{"hybla"}}.Run()
 	if err != nil {
 		t.Fatal(err)
 	}

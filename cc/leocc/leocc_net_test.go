@@ -10,10 +10,10 @@ import (
 	"time"
 
 	_ "github.com/leolab/leolab/cc/bbr"
+	"github.com/leolab/leolab/cc/cctest"
 	_ "github.com/leolab/leolab/cc/leocc"
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/result"
-	"github.com/leolab/leolab/scenario"
 )
 
 // Recovery-time definition (issue 4 point 4).
@@ -44,19 +44,11 @@ path:
 flows:
   - {cca: %s, start: 0s%s}
 `, cca, secs, cca, params)
-	sc, err := scenario.Parse("inline.yaml", []byte(y))
+	res, spec, err := cctest.RunYAML(y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := netsim.Run(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, &spec
+	return res, spec
 }
 
 // recoveryTimes returns, for every reconfiguration boundary b after settle

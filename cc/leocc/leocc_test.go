@@ -7,22 +7,25 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/cctest"
 )
 
 // newPath builds controller cfg on a path of bits/s and base RTT.
-func newPath(t testing.TB, cfg cc.Config, bitsPerSec float64, rtt time.Duration) (*path, *LeoCC) {
+func newPath(t testing.TB, cfg cc.Config, bitsPerSec float64, rtt time.Duration) (*cctest.Path, *LeoCC) {
 	t.Helper()
 	l, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &path{rate: constRate(bitsPerSec), rtt: constRTT(rtt), mss: cfg.MSS, c: l}, l
+	p := cctest.NewPath(l, bitsPerSec, rtt)
+	p.MSS = cfg.MSS
+	return p, l
 }
 
 // phases records the distinct successive phases seen on ACKs.
-func phases(p *path, l *LeoCC) *[]int {
+func phases(p *cctest.Path, l *LeoCC) *[]int {
 	var seq []int
-	p.each = func(time.Duration, *cc.RateSample) {
+	p.Observe = func(time.Duration, *cc.RateSample) {
 		if ph := l.phase(); len(seq) == 0 || seq[len(seq)-1] != ph {
 			seq = append(seq, ph)
 		}
@@ -38,14 +41,14 @@ func TestStartupToCruise(t *testing.T) {
 	p, l := newPath(t, testConfig(nil, nil), 100e6, 40*time.Millisecond)
 	seq := phases(p, l)
 	var gains []float64
-	inner := p.each
-	p.each = func(now time.Duration, rs *cc.RateSample) {
+	inner := p.Observe
+	p.Observe = func(now time.Duration, rs *cc.RateSample) {
 		inner(now, rs)
 		if !slices.Contains(gains, l.pacingGain) {
 			gains = append(gains, l.pacingGain)
 		}
 	}
-	p.run(5 * time.Second)
+	p.Run(5 * time.Second)
 	if (*seq)[0] != phaseStartup || (*seq)[1] != phaseDrain || !slices.Contains(*seq, phaseUp) || !slices.Contains(*seq, phaseDown) {
 		t.Errorf("phases %v, want STARTUP(1), DRAIN(2), then PROBE_BW with UP(3) and DOWN(4)", *seq)
 	}
@@ -69,19 +72,19 @@ func TestStartupToCruise(t *testing.T) {
 // ends recovery restores the window saved before it.
 func TestRTOAndRestore(t *testing.T) {
 	p, l := newPath(t, testConfig(nil, nil), 50e6, 30*time.Millisecond)
-	p.run(3 * time.Second)
+	p.Run(3 * time.Second)
 	before := l.CWnd()
-	l.OnRTO(p.now)
+	l.OnRTO(p.Now())
 	if l.CWnd() != cc.MinCWnd(1448) || l.priorCwnd != before {
 		t.Fatalf("after RTO cwnd %d prior %d, want %d and %d", l.CWnd(), l.priorCwnd, cc.MinCWnd(1448), before)
 	}
-	rs := cc.RateSample{AckedBytes: 1448, InRecovery: true, Inflight: 1448, TotalDelivered: p.delivered}
-	l.OnAck(p.now+time.Millisecond, &rs)
+	rs := cc.RateSample{AckedBytes: 1448, InRecovery: true, Inflight: 1448, TotalDelivered: p.Delivered()}
+	l.OnAck(p.Now()+time.Millisecond, &rs)
 	if l.CWnd() >= before {
 		t.Errorf("cwnd %d during loss recovery, want below the saved %d", l.CWnd(), before)
 	}
 	rs.InRecovery = false
-	l.OnAck(p.now+2*time.Millisecond, &rs)
+	l.OnAck(p.Now()+2*time.Millisecond, &rs)
 	if l.CWnd() < before {
 		t.Errorf("cwnd %d after recovery, want the saved %d restored", l.CWnd(), before)
 	}
@@ -90,7 +93,7 @@ func TestRTOAndRestore(t *testing.T) {
 // TestInspectKeys: the trace exposes phase and the Kalman state.
 func TestInspectKeys(t *testing.T) {
 	p, l := newPath(t, testConfig(nil, nil), 50e6, 30*time.Millisecond)
-	p.run(2 * time.Second)
+	p.Run(2 * time.Second)
 	m := l.Inspect()
 	for _, k := range []string{"phase", "pacing_gain", "cwnd_gain", "up_gain", "btlbw_bps", "kalman_bw_bps",
 		"kalman_rtt_ms", "kalman_gain_bw", "kalman_gain_rtt", "use_kalman", "min_rtt_ms", "reconfiguring", "reconfigs"} {
@@ -109,9 +112,9 @@ func TestInspectKeys(t *testing.T) {
 // BenchmarkOnAck: the per-ACK cost in steady state, without allocation.
 func BenchmarkOnAck(b *testing.B) {
 	p, l := newPath(b, testConfig(nil, nil), 100e6, 40*time.Millisecond)
-	p.run(3 * time.Second)
-	rs := p.rs
-	now := p.now
+	p.Run(3 * time.Second)
+	rs := p.Sample()
+	now := p.Now()
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/cctest"
 )
 
 // modeSpan records when each mode was entered.
@@ -14,9 +15,9 @@ type modeSpan struct {
 	at time.Duration
 }
 
-func modeLog(p *path, l *LeoCC) *[]modeSpan {
+func modeLog(p *cctest.Path, l *LeoCC) *[]modeSpan {
 	var log []modeSpan
-	p.each = func(now time.Duration, _ *cc.RateSample) {
+	p.Observe = func(now time.Duration, _ *cc.RateSample) {
 		if len(log) == 0 || log[len(log)-1].m != l.mode {
 			log = append(log, modeSpan{l.mode, now})
 		}
@@ -33,14 +34,14 @@ func TestScheduledReconfiguration(t *testing.T) {
 	p, l := newPath(t, cfg, 100e6, 40*time.Millisecond)
 	log := modeLog(p, l)
 	var maxProbeCwnd int
-	inner := p.each
-	p.each = func(now time.Duration, rs *cc.RateSample) {
+	inner := p.Observe
+	p.Observe = func(now time.Duration, rs *cc.RateSample) {
 		inner(now, rs)
 		if l.mode == modeProbeRTT && l.probeArmed {
 			maxProbeCwnd = max(maxProbeCwnd, l.cwnd)
 		}
 	}
-	p.run(9 * time.Second)
+	p.Run(9 * time.Second)
 	var probe, startup, drain time.Duration
 	for i, s := range *log {
 		if s.m == modeProbeRTT && s.at > 5*time.Second {
@@ -80,15 +81,15 @@ func TestBandwidthReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &path{mss: 1448, c: l,
-		rate: func(t time.Duration) float64 { return map[bool]float64{true: 100e6 / 8, false: 60e6 / 8}[t < boundary] },
-		rtt: func(t time.Duration) time.Duration {
+	p := &cctest.Path{C: l, MSS: 1448,
+		Rate: func(t time.Duration) float64 { return map[bool]float64{true: 100e6 / 8, false: 60e6 / 8}[t < boundary] },
+		RTT: func(t time.Duration) time.Duration {
 			return map[bool]time.Duration{true: 100 * time.Millisecond, false: 50 * time.Millisecond}[t < boundary]
 		}}
 	var captured, atReset float64
 	var resetAt time.Duration
 	prevMode := l.mode
-	p.each = func(now time.Duration, _ *cc.RateSample) {
+	p.Observe = func(now time.Duration, _ *cc.RateSample) {
 		if l.mode == modeProbeRTT && l.reconfigBw > 0 {
 			captured = l.reconfigBw
 		}
@@ -97,8 +98,8 @@ func TestBandwidthReset(t *testing.T) {
 		}
 		prevMode = l.mode
 	}
-	p.buf = 400 * 1448
-	p.run(boundary + 3*time.Second)
+	p.Buffer = 400 * 1448
+	p.Run(boundary + 3*time.Second)
 	if captured <= 0 || captured > 100e6/8 {
 		t.Fatalf("post-reconfiguration bandwidth %v B/s, want captured in (0, 100 Mbit/s]", captured)
 	}
@@ -119,9 +120,9 @@ func TestBandwidthReset(t *testing.T) {
 // outage's end.
 func TestDetectedOutage(t *testing.T) {
 	p, l := newPath(t, testConfig(nil, nil), 100e6, 40*time.Millisecond)
-	p.outages = [][2]time.Duration{{8 * time.Second, 8060 * time.Millisecond}}
+	p.Outages = [][2]time.Duration{{8 * time.Second, 8060 * time.Millisecond}}
 	log := modeLog(p, l)
-	p.run(10 * time.Second)
+	p.Run(10 * time.Second)
 	var probe time.Duration
 	for _, s := range *log {
 		if s.m == modeProbeRTT && s.at > 7*time.Second {
@@ -144,7 +145,7 @@ func TestKalmanUnderFluctuation(t *testing.T) {
 	for _, fluct := range []bool{false, true} {
 		p, l := newPath(t, testConfig(nil, nil), 50e6, 40*time.Millisecond)
 		if fluct {
-			p.rtt = func(t time.Duration) time.Duration {
+			p.RTT = func(t time.Duration) time.Duration {
 				if (t/(200*time.Millisecond))%2 == 1 {
 					return 75 * time.Millisecond
 				}
@@ -153,7 +154,7 @@ func TestKalmanUnderFluctuation(t *testing.T) {
 		}
 		var kalmanACKs, acks int
 		var upGains []float64
-		p.each = func(time.Duration, *cc.RateSample) {
+		p.Observe = func(time.Duration, *cc.RateSample) {
 			acks++
 			if l.useKalman {
 				kalmanACKs++
@@ -162,7 +163,7 @@ func TestKalmanUnderFluctuation(t *testing.T) {
 				upGains = append(upGains, l.pacingGain)
 			}
 		}
-		p.run(15 * time.Second)
+		p.Run(15 * time.Second)
 		t.Logf("fluctuating %v: Kalman bw on %d of %d ACKs", fluct, kalmanACKs, acks)
 		if !fluct {
 			if kalmanACKs > acks/8 || upGains[0] != upGain {

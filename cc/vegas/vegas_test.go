@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/cctest"
 )
 
 const mss = 1448
@@ -148,20 +149,20 @@ func TestIdleRestart(t *testing.T) {
 // Vegas then drains the rest one segment per round.)
 func TestSettlesBetweenAlphaAndBeta(t *testing.T) {
 	v, _ := New(cc.Config{MSS: mss, InitialCWnd: 10})
-	p := newTestPath(v, 50e6, 60*time.Millisecond)
-	p.buf = int(p.bdpPackets())
-	p.run(20 * time.Second)
-	p.resetStats()
+	p := cctest.NewPath(v, 50e6, 60*time.Millisecond)
+	p.Buffer = int(p.BDPPackets()) * p.MSS
+	p.Run(20 * time.Second)
+	p.ResetStats()
 	minQ, maxQ := 1e9, 0.0
-	p.observe = func(time.Duration, *cc.RateSample) {
-		q := p.queuePackets()
+	p.Observe = func(time.Duration, *cc.RateSample) {
+		q := p.QueuePackets()
 		minQ, maxQ = min(minQ, q), max(maxQ, q)
 	}
-	p.run(40 * time.Second)
-	q := p.meanQueue()
-	util := p.throughput() / p.rate
+	p.Run(40 * time.Second)
+	q := p.MeanQueue()
+	util := p.Throughput() / p.Rate(0)
 	t.Logf("mean queue %.2f pkts (range %.1f–%.1f), utilisation %.4f, cwnd %d pkts, BDP %.1f pkts",
-		q, minQ, maxQ, util, v.cwnd, p.bdpPackets())
+		q, minQ, maxQ, util, v.cwnd, p.BDPPackets())
 	if q < defaultAlpha-1 || q > defaultBeta+1 {
 		t.Errorf("mean queue %.2f packets outside [alpha−1, beta+1] = [%d, %d]", q, defaultAlpha-1, defaultBeta+1)
 	}
@@ -177,20 +178,20 @@ func TestSettlesBetweenAlphaAndBeta(t *testing.T) {
 // loss; Vegas halves (Reno) and then recovers to its alpha..beta queue.
 func TestRecoversAfterLoss(t *testing.T) {
 	v, _ := New(cc.Config{MSS: mss, InitialCWnd: 10})
-	p := newTestPath(v, 50e6, 60*time.Millisecond)
-	p.buf = 5
+	p := cctest.NewPath(v, 50e6, 60*time.Millisecond)
+	p.Buffer = 5 * p.MSS
 	losses := 0
-	p.observe = func(_ time.Duration, rs *cc.RateSample) {
+	p.Observe = func(_ time.Duration, rs *cc.RateSample) {
 		if rs.NewLossEpisode {
 			losses++
 		}
 	}
-	p.run(40 * time.Second)
-	p.resetStats()
-	p.run(60 * time.Second)
-	t.Logf("loss episodes %d, utilisation %.4f, mean queue %.2f", losses, p.throughput()/p.rate, p.meanQueue())
-	if p.throughput()/p.rate < 0.95 {
-		t.Errorf("utilisation %.4f < 0.95 after recovering", p.throughput()/p.rate)
+	p.Run(40 * time.Second)
+	p.ResetStats()
+	p.Run(60 * time.Second)
+	t.Logf("loss episodes %d, utilisation %.4f, mean queue %.2f", losses, p.Throughput()/p.Rate(0), p.MeanQueue())
+	if p.Throughput()/p.Rate(0) < 0.95 {
+		t.Errorf("utilisation %.4f < 0.95 after recovering", p.Throughput()/p.Rate(0))
 	}
 }
 

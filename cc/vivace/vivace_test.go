@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/cctest"
 )
 
 func TestRegistered(t *testing.T) {
@@ -41,11 +42,11 @@ func TestStart(t *testing.T) {
 	}
 }
 
-// pathAt builds a testPath with Vivace already probing at rate bits/s.
-func pathAt(bps, startBps float64, base time.Duration) (*Vivace, *testPath) {
+// pathAt builds a cctest.Path with Vivace already probing at rate bits/s.
+func pathAt(bps, startBps float64, base time.Duration) (*Vivace, *cctest.Path) {
 	v, _ := New(cc.Config{MSS: 1448, InitialCWnd: 10, Rand: rand.New(rand.NewPCG(1, 2))})
-	p := newTestPath(v, bps, base)
-	p.run(base + base/10) // first RTT sample
+	p := cctest.NewPath(v, bps, base)
+	p.Run(base + base/10) // first RTT sample
 	v.rate, v.mode = startBps/8, ModeProbing
 	v.planRound()
 	return v, p
@@ -56,20 +57,20 @@ func pathAt(bps, startBps float64, base time.Duration) (*Vivace, *testPath) {
 // queue.
 func TestClimbsToCapacity(t *testing.T) {
 	v, p := pathAt(50e6, 10e6, 60*time.Millisecond)
-	p.buf = int(p.bdpPackets())
-	p.run(10 * time.Second)
+	p.Buffer = int(p.BDPPackets()) * p.MSS
+	p.Run(10 * time.Second)
 	r10 := v.rate * 8
-	p.resetStats()
-	p.run(40 * time.Second)
-	u := p.throughput() / p.rate
-	t.Logf("rate at 10 s %.1f Mbit/s; 10–40 s utilisation %.3f, mean queue %.1f pkts", r10/1e6, u, p.meanQueue())
+	p.ResetStats()
+	p.Run(40 * time.Second)
+	u := p.Throughput() / p.Rate(0)
+	t.Logf("rate at 10 s %.1f Mbit/s; 10–40 s utilisation %.3f, mean queue %.1f pkts", r10/1e6, u, p.MeanQueue())
 	if r10 < 40e6 {
 		t.Errorf("rate %.1f Mbit/s after 10 s from 10, want ≥ 40 (80%% of capacity)", r10/1e6)
 	}
 	if u < 0.9 {
 		t.Errorf("utilisation %.3f < 0.9", u)
 	}
-	if q := p.meanQueue(); q > p.bdpPackets()/2 {
+	if q := p.MeanQueue(); q > p.BDPPackets()/2 {
 		t.Errorf("mean queue %.1f packets, more than half a BDP", q)
 	}
 }
@@ -84,8 +85,8 @@ func TestLossResponse(t *testing.T) {
 		up   bool
 	}{{0.02, true}, {0.10, false}} {
 		v, p := pathAt(1e9, 200e6, 50*time.Millisecond)
-		p.lossP = tc.loss
-		p.run(30 * time.Second)
+		p.LossP = tc.loss
+		p.Run(30 * time.Second)
 		r := v.rate * 8 / 1e6
 		t.Logf("loss %.0f%%: 200 → %.1f Mbit/s in 30 s", tc.loss*100, r)
 		if tc.up && r < 300 {
@@ -101,14 +102,14 @@ func TestLossResponse(t *testing.T) {
 // uses at least 80% of the link (issue 5, acceptance 2 on the test path).
 func TestColdStartUtilisation(t *testing.T) {
 	v, _ := New(cc.Config{MSS: 1448, InitialCWnd: 10, Rand: rand.New(rand.NewPCG(9, 9))})
-	p := newTestPath(v, 50e6, 60*time.Millisecond)
-	p.buf = int(p.bdpPackets())
-	p.run(5 * time.Second)
-	p.resetStats()
-	p.run(60 * time.Second)
-	u := p.throughput() / p.rate
-	loss := float64(p.lostBytes) / float64(p.ackedBytes+p.lostBytes)
-	t.Logf("5–60 s utilisation %.3f, loss %.4f, mean queue %.1f pkts", u, loss, p.meanQueue())
+	p := cctest.NewPath(v, 50e6, 60*time.Millisecond)
+	p.Buffer = int(p.BDPPackets()) * p.MSS
+	p.Run(5 * time.Second)
+	p.ResetStats()
+	p.Run(60 * time.Second)
+	u := p.Throughput() / p.Rate(0)
+	loss := p.LossRate()
+	t.Logf("5–60 s utilisation %.3f, loss %.4f, mean queue %.1f pkts", u, loss, p.MeanQueue())
 	if u < 0.8 {
 		t.Errorf("utilisation %.3f < 0.8", u)
 	}
