@@ -99,7 +99,7 @@ func compareKeys(a, b Key) int {
 // per CCA with City "mean"; CCAs without such a city are averaged over the
 // simulated cities alone, with Real missing.
 func Average(rows []Row, kind, direction string) []Row {
-	acc := map[string]*[2]Metrics{}
+	acc := map[string]*[3]Metrics{} // sim and real where both exist, all sim
 	var order []string
 	for _, r := range rows {
 		if r.Kind != kind || r.Direction != direction || r.Sim.N == 0 {
@@ -107,10 +107,11 @@ func Average(rows []Row, kind, direction string) []Row {
 		}
 		a, ok := acc[r.CCA]
 		if !ok {
-			a = &[2]Metrics{}
+			a = &[3]Metrics{}
 			acc[r.CCA] = a
 			order = append(order, r.CCA)
 		}
+		add(&a[2], r.Sim)
 		if r.Real.N > 0 {
 			add(&a[0], r.Sim)
 			add(&a[1], r.Real)
@@ -119,6 +120,9 @@ func Average(rows []Row, kind, direction string) []Row {
 	var out []Row
 	for _, c := range order {
 		a := acc[c]
+		if a[0].N == 0 {
+			a[0] = a[2]
+		}
 		out = append(out, Row{Key: Key{kind, direction, "mean", c}, Sim: mean(a[0]), Real: mean(a[1])})
 	}
 	return out

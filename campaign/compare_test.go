@@ -112,3 +112,22 @@ func TestResultsTableCSV(t *testing.T) {
 		t.Fatalf("csv:\n%s\nwant:\n%s", buf.String(), want)
 	}
 }
+
+// Without real data (Tokyo only, a fixed path) the mean is over the
+// simulated cities and the real side is missing.
+func TestAverageWithoutReal(t *testing.T) {
+	flows := syntheticFlows(Dedicated, "", map[string]float64{"reno": 10}, map[string]float64{"": 1})
+	flows = append(flows, syntheticFlows(Dedicated, "downlink", map[string]float64{"reno": 10}, map[string]float64{"tokyo": 1, "ohio": 3})...)
+	rows := Compare(flows, map[Key]Metrics{{Dedicated, "downlink", "ohio", "reno"}: {ThroughputMbps: 7, N: 1}})
+	a := Average(rows, Dedicated, "")
+	if len(a) != 1 || a[0].Sim.ThroughputMbps != 15 || a[0].Real.N != 0 {
+		t.Fatalf("fixed path: %+v", a)
+	}
+	a = Average(rows, Dedicated, "downlink")
+	if len(a) != 1 || a[0].Sim.ThroughputMbps != 45 || a[0].Real.ThroughputMbps != 7 {
+		t.Fatalf("ohio only (where real exists): %+v", a)
+	}
+	if p := pairs(rows); len(p) != 2 || p[0] != [2]string{Dedicated, ""} {
+		t.Fatalf("pairs %v", p)
+	}
+}

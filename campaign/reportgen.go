@@ -32,18 +32,29 @@ func BuildReport(in ReportInput) (*report.Report, error) {
 	)
 	fid := Spearman(in.Rows)
 	r.Sections = append(r.Sections, fidelitySection(fid, in.Notes))
-	for _, kind := range Kinds() {
-		for _, dir := range []string{"downlink", "uplink"} {
-			sec, ok, err := pairSection(in.Rows, kind, dir)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				r.Sections = append(r.Sections, sec)
-			}
+	for _, p := range pairs(in.Rows) {
+		sec, ok, err := pairSection(in.Rows, p[0], p[1])
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			r.Sections = append(r.Sections, sec)
 		}
 	}
 	return r, nil
+}
+
+// pairs lists the (kind, direction) of rows in row order; the direction is
+// empty for a fixed path.
+func pairs(rows []Row) [][2]string {
+	var out [][2]string
+	for _, r := range rows {
+		p := [2]string{r.Kind, r.Direction}
+		if len(out) == 0 || out[len(out)-1] != p {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func fidelitySection(fid []Fidelity, notes []string) report.Section {
@@ -80,10 +91,14 @@ func pairSection(rows []Row, kind, dir string) (report.Section, bool, error) {
 	if len(avg) == 0 {
 		return report.Section{}, false, nil
 	}
-	name := dir + "-" + kind
-	s := report.Section{Title: fmt.Sprintf("%s, %s", strings.ToUpper(dir[:1])+dir[1:], kind)}
-	s.Text = []string{fmt.Sprintf("%s flows (%s). Averages are over the cities with both simulated and real "+
-		"values; real cells are empty where no measurement exists (Tokyo, CCAs not measured).", dir, kindText(kind))}
+	name, title := kind, kind
+	if dir != "" {
+		name, title = dir+"-"+kind, fmt.Sprintf("%s, %s", strings.ToUpper(dir[:1])+dir[1:], kind)
+	}
+	s := report.Section{Title: title}
+	s.Text = []string{fmt.Sprintf("%s (%s). Averages are over the cities with both simulated and real "+
+		"values (all simulated cells where none has real data); real cells are empty where no measurement "+
+		"exists (Tokyo, CCAs or paths not measured).", title, kindText(kind))}
 	s.Tables = []report.Table{
 		ResultsTable("Per-CCA mean over the calibration cities ("+name+")", "mean-"+name, avg),
 		ResultsTable("Per city ("+name+")", "cities-"+name, cells),
@@ -96,7 +111,7 @@ func pairSection(rows []Row, kind, dir string) (report.Section, bool, error) {
 		if len(flows) == 0 {
 			continue
 		}
-		fig, err := report.ThroughputInflation(fmt.Sprintf("%s, %s %s: throughput vs RTT inflation", side.what, dir, kind), flows)
+		fig, err := report.ThroughputInflation(fmt.Sprintf("%s, %s: throughput vs RTT inflation", side.what, strings.ReplaceAll(name, "-", " ")), flows)
 		if err != nil {
 			return s, false, fmt.Errorf("report %s %s: %w", side.what, name, err)
 		}

@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/campaign"
+	"github.com/nats-io/nats-server/v2/server"
+)
+
+// startNATS starts an embedded NATS server with JetStream on a random port
+// of 127.0.0.1, storing in a temporary directory.
+func startNATS(t *testing.T) string {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true,
+		StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats server not ready")
+	}
+	t.Cleanup(s.Shutdown)
+	return s.ClientURL()
+}
+
+// workerProc is a `leolab worker` process and the lines it logged.
+type workerProc struct {
+	cmd   *exec.Cmd
+	mu    sync.Mutex
+	lines []string
+	done  chan struct{}
+}
+
+func startWorker(t *testing.T, url, name string) *workerProc {
+	t.Helper()
+	w := &workerProc{cmd: cliProcess(t, "worker", "--nats", url, "--workers", "1", "--name", name), done: make(chan struct{})}
+	stderr, err := w.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(w.done)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			w.mu.Lock()
+			w.lines = append(w.lines, sc.Text())
+			w.mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() { w.cmd.Process.Kill(); w.cmd.Wait() })
+	return w
+}
+
+// runs returns the ids the worker logged with the given status.
+func (w *workerProc) runs(status string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var ids []string
+	for _, l := range w.lines {
+		f := strings.Fields(l)
+		if len(f) == 4 && f[3] == status {
+			ids = append(ids, f[1])
+		}
+	}
+	return ids
+}
+
+// distCampaign: 8 Starlink runs of ~0.3–0.8 s each.
+const distCampaign = `version: 1
+name: dist
+duration: 30s
+runs: 2
+axes:
+  cca: [bbr, bbr1, bbr2, cubic]
+  city: [sydney]
+  direction: [downlink]
+`
+
+// Acceptance 4: two worker processes on an embedded NATS server give the
+// same stored results as the local pool; SIGKILL one worker in the middle
+// of a run and every run still completes (the run is redelivered after
+// --ack-wait to the other worker).
+func TestWorkersDistributed(t *testing.T) {
+	needCampaignCmds(t)
+	url := startNATS(t)
+	file := writeFile(t, "dist.yaml", distCampaign)
+	dir := t.TempDir()
+	a, b := startWorker(t, url, "A"), startWorker(t, url, "B")
+	type outcome struct {
+		code     int
+		out, err string
+	}
+	res := make(chan outcome, 1)
+	go func() {
+		code, out, errOut := runCLI("campaign", "run", file, "--nats", url, "--ack-wait", "2s", "--store", filepath.Join(dir, "d.db"), "--no-progress")
+		res <- outcome{code, out, errOut}
+	}()
+	// Kill A once it has finished one run and started the next.
+	var inFlight string
+	deadline := time.Now().Add(60 * time.Second)
+	for inFlight == "" {
+		if started, done := a.runs("started"), a.runs("done"); len(done) >= 1 && len(started) > len(done) {
+			inFlight = started[len(started)-1]
+			a.cmd.Process.Signal(syscall.SIGKILL)
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("worker A never started a second run")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	var o outcome
+	select {
+	case o = <-res:
+	case <-time.After(90 * time.Second):
+		t.Fatal("the distributed campaign did not finish after a worker died")
+	}
+	if o.code != 0 || !strings.Contains(o.out, "8 runs: 0 stored before, 8 ran, 0 failed") {
+		t.Fatalf("distributed run: exit %d\n%s\n%s", o.code, o.out, o.err)
+	}
+	<-a.done
+	aDone, bDone := a.runs("done"), b.runs("done")
+	if !contains(bDone, inFlight) || contains(aDone, inFlight) {
+		t.Fatalf("run %s, in flight on A when it died, was not finished by B (A %v, B %v)", inFlight, aDone, bDone)
+	}
+	if code, out, errOut := runCLI("campaign", "run", file, "--workers", "2", "--store", filepath.Join(dir, "l.db"), "--no-progress"); code != 0 {
+		t.Fatalf("local run: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if d, l := exportFlows(t, filepath.Join(dir, "d.db")), exportFlows(t, filepath.Join(dir, "l.db")); d != l || strings.Count(d, "\n") != 9 {
+		t.Fatalf("distributed and local stores differ:\n%s\n---\n%s", d, l)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func exportFlows(t *testing.T, path string) string {
+	t.Helper()
+	st, err := campaign.OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	var buf bytes.Buffer
+	if err := st.ExportCSV(context.Background(), &buf, nil); err != nil {
+		t.Fatal(err)
+	}
+	return buf.String()
+}
