@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/internal/bbrfilter"
 )
 
 // PROBE_BW cycle phases of v2/v3 (Linux enum bbr_pacing_gain_phase).
@@ -119,7 +120,7 @@ type BBR struct {
 	totalCE, roundCE, roundBase int64
 
 	limitedNow, limitedPrev bool // cwnd-limited this/previous round
-	agg                     aggregation
+	agg                     bbrfilter.ExtraAcked
 	delivered, lost         int64
 	now                     time.Duration // time of the event being processed
 }
@@ -191,7 +192,7 @@ func (b *BBR) start(now time.Duration) {
 	if !b.started {
 		b.started = true
 		b.minRTTStamp, b.probeMinStamp = now, now
-		b.agg.restart(now)
+		b.agg.Restart(now)
 	}
 }
 
@@ -203,7 +204,7 @@ func (b *BBR) OnSend(now time.Duration, s cc.SentInfo) {
 	}
 	if s.Inflight <= s.Bytes && b.appLimited {
 		b.idleRestart = true
-		b.agg.restart(now)
+		b.agg.Restart(now)
 		if b.mode == modeProbeBW {
 			b.setPacingRate(b.bwEst(), 1)
 		} else if b.mode == modeProbeRTT {
@@ -291,11 +292,11 @@ func (b *BBR) PacingRate() float64 { return b.pacing }
 func (b *BBR) updateModel(now time.Duration, rs *cc.RateSample, state caState) {
 	b.updateCongestionSignals(rs)
 	if rs.AckedBytes > 0 && rs.Delivered >= 0 && rs.Interval > 0 {
-		win := extraAckedWinRounds
+		win := bbrfilter.ExtraAckedWinRounds
 		if !b.fullReached {
 			win = 1 // 1–2 round window in STARTUP (v2 extra_acked_in_startup)
 		}
-		b.agg.update(now, rs.AckedBytes, b.bwEst(), b.round.start, win, b.cwnd, b.mss)
+		b.agg.Update(now, rs.AckedBytes, b.bwEst(), b.round.start, win, b.cwnd, b.mss)
 	}
 	b.checkLossTooHighInStartup(rs, state)
 	b.checkFullBw(rs)

@@ -119,7 +119,7 @@ func (b *BBR) setPacingRate(bw, gain float64) {
 // PROBE_RTT (bbr_set_cwnd). v2/v3 have no packet conservation.
 func (b *BBR) setCwnd(rs *cc.RateSample, bw float64) {
 	if acked := rs.AckedBytes; acked > 0 {
-		target := bdp(bw, b.minRTT, b.cwndGain, b.mss, b.initCwnd) + b.agg.cwnd(bw, b.p.extraAckedGain)
+		target := bdp(bw, b.minRTT, b.cwndGain, b.mss, b.initCwnd) + b.agg.CWnd(bw, b.p.extraAckedGain)
 		target = quantizationV2(target, b.tsoSegs(), b.mss, b.mode == modeProbeBW && b.cycleIdx == cycleUp)
 		cwnd := b.cwnd
 		switch {
@@ -150,7 +150,7 @@ func (b *BBR) Inspect() map[string]float64 {
 		"bw_hi_bps":       8 * b.maxBw(),
 		"min_rtt_ms":      ms(b.minRTT),
 		"round":           float64(b.round.count),
-		"extra_acked":     float64(b.agg.get()),
+		"extra_acked":     float64(b.agg.Get()),
 		"full_bw_reached": boolf(b.fullReached),
 		"ecn_alpha":       b.ecnAlpha,
 		"probe_wait_ms":   ms(b.probeWait),

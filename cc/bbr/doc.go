@@ -6,10 +6,10 @@
 // start (startup gain × initial cwnd / srtt, 1 ms before any RTT sample)
 // and then gain × bw × 0.99 (the 1% pacing margin).
 //
-// Shared pieces: the windowed max filter (filter.go), pacing and window
-// arithmetic with Linux's TSO/quantization budget (pacing.go), the
-// ACK-aggregation estimator (aggregation.go), round counting and phases
-// (state.go). V1 has its own state machine (v1*.go) with v1's policer
+// Shared pieces: pacing and window arithmetic with Linux's
+// TSO/quantization budget (pacing.go), round counting and phases
+// (state.go); the windowed max filter and the ACK-aggregation estimator
+// live in cc/internal/bbrfilter, shared with LeoCC. V1 has its own state machine (v1*.go) with v1's policer
 // detector (ltbw.go). BBRv2 and BBRv3 share one state machine (bbr*.go):
 // v3 is v2 refined, and the differences are a variant (v2.go, v3.go):
 //

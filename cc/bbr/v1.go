@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/internal/bbrfilter"
 )
 
 // BBRv1 constants (Linux net/ipv4/tcp_bbr.c, mainline since 4.9).
@@ -54,7 +55,7 @@ type V1 struct {
 	mode        mode
 	pacingGain  float64
 	cwndGain    float64
-	bw          maxFilter // bytes/s over rounds
+	bw          bbrfilter.MaxFilter // bytes/s over rounds
 	round       roundCounter
 	fullBw      float64
 	fullBwCnt   int
@@ -74,7 +75,7 @@ type V1 struct {
 	idleRestart  bool
 	appLimited   bool // last send was application limited
 
-	agg       aggregation
+	agg       bbrfilter.ExtraAcked
 	lt        ltSampler
 	delivered int64 // last known C.delivered
 	lost      int64 // last known C.lost
@@ -124,7 +125,7 @@ func (b *V1) start(now time.Duration) {
 	}
 	b.started = true
 	b.minRTTStamp = now
-	b.agg.restart(now)
+	b.agg.Restart(now)
 	b.lt.reset(now, 0, 0)
 }
 
@@ -133,7 +134,7 @@ func (b *V1) OnSend(now time.Duration, s cc.SentInfo) {
 	b.start(now)
 	if s.Inflight <= s.Bytes && b.appLimited {
 		b.idleRestart = true
-		b.agg.restart(now)
+		b.agg.Restart(now)
 		if b.mode == modeProbeBW {
 			b.setPacingRate(b.bwEst(), 1)
 		} else if b.mode == modeProbeRTT {
@@ -157,7 +158,7 @@ func (b *V1) OnAck(now time.Duration, rs *cc.RateSample) {
 	}
 	b.updateBw(now, rs)
 	if rs.AckedBytes > 0 && rs.Delivered >= 0 && rs.Interval > 0 {
-		b.agg.update(now, rs.AckedBytes, b.bwEst(), b.round.start, extraAckedWinRounds, b.cwnd, b.mss)
+		b.agg.Update(now, rs.AckedBytes, b.bwEst(), b.round.start, bbrfilter.ExtraAckedWinRounds, b.cwnd, b.mss)
 	}
 	b.updateCyclePhase(now, rs)
 	b.checkFullBw(rs)
@@ -194,7 +195,7 @@ func (b *V1) bwEst() float64 {
 	if b.lt.useBw {
 		return b.lt.bw
 	}
-	return b.bw.get()
+	return b.bw.Get()
 }
 
 // updateBw counts rounds, samples the policer detector and feeds the
@@ -209,8 +210,8 @@ func (b *V1) updateBw(now time.Duration, rs *cc.RateSample) {
 	}
 	b.ltSample(now, rs.LostBytes > 0, rs.IsAppLimited)
 	bw := rs.DeliveryRate
-	if !rs.IsAppLimited || bw >= b.bw.get() {
-		b.bw.update(b.p.bwRounds, b.round.count, bw)
+	if !rs.IsAppLimited || bw >= b.bw.Get() {
+		b.bw.Update(b.p.bwRounds, b.round.count, bw)
 	}
 }
 

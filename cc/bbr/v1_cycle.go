@@ -16,7 +16,7 @@ func (b *V1) isNextCyclePhase(now time.Duration, rs *cc.RateSample) bool {
 		return fullLength
 	}
 	inflight := b.inNetAtEDT(rs.PriorInflight)
-	bw := b.bw.get()
+	bw := b.bw.Get()
 	if b.pacingGain > 1 {
 		return fullLength && (rs.LostBytes > 0 || inflight >= b.inflight(bw, b.pacingGain))
 	}
@@ -58,7 +58,7 @@ func (b *V1) checkFullBw(rs *cc.RateSample) {
 	if b.fullReached || !b.round.start || rs.IsAppLimited {
 		return
 	}
-	if maxBw := b.bw.get(); maxBw >= b.fullBw*fullBwThresh {
+	if maxBw := b.bw.Get(); maxBw >= b.fullBw*fullBwThresh {
 		b.fullBw = maxBw
 		b.fullBwCnt = 0
 		return
@@ -73,7 +73,7 @@ func (b *V1) checkDrain(now time.Duration, rs *cc.RateSample) {
 	if b.mode == modeStartup && b.fullReached {
 		b.mode = modeDrain
 	}
-	if b.mode == modeDrain && b.inNetAtEDT(rs.Inflight) <= b.inflight(b.bw.get(), 1) {
+	if b.mode == modeDrain && b.inNetAtEDT(rs.Inflight) <= b.inflight(b.bw.Get(), 1) {
 		b.resetProbeBW(now)
 	}
 }

@@ -122,7 +122,7 @@ func (b *V1) setCwnd(rs *cc.RateSample, state caState, bw float64) {
 		if !conserving {
 			target := bdp(bw, b.minRTT, b.cwndGain, b.mss, b.initCwnd)
 			if b.fullReached {
-				target += b.agg.cwnd(bw, b.p.extraAckedGain)
+				target += b.agg.CWnd(bw, b.p.extraAckedGain)
 			}
 			target = quantizationV1(target, tsoSegsV1(b.pacing, b.mss), b.mss, b.mode == modeProbeBW && b.cycleIdx == 0)
 			switch {
@@ -152,10 +152,10 @@ func (b *V1) Inspect() map[string]float64 {
 		"pacing_gain":     b.pacingGain,
 		"cwnd_gain":       b.cwndGain,
 		"btlbw_bps":       8 * b.bwEst(),
-		"max_bw_bps":      8 * b.bw.get(),
+		"max_bw_bps":      8 * b.bw.Get(),
 		"min_rtt_ms":      ms(b.minRTT),
 		"round":           float64(b.round.count),
-		"extra_acked":     float64(b.agg.get()),
+		"extra_acked":     float64(b.agg.Get()),
 		"full_bw_reached": boolf(b.fullReached),
 		"lt_use_bw":       boolf(b.lt.useBw),
 		"lt_bw_bps":       8 * b.lt.bw,

@@ -51,4 +51,7 @@
 // schedule counts from the run's epoch; the live module's measurement of
 // min_rtt_fluctuation from pings after each reconfiguration is replaced
 // by the fixed parameter.
+//
+// The max-bw filter and the ACK-aggregation estimator are BBR's own, from
+// cc/internal/bbrfilter (shared with cc/bbr).
 package leocc

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/internal/bbrfilter"
 )
 
 // mode is LeoCC's top-level state (enum leocc_mode).
@@ -44,8 +45,8 @@ type LeoCC struct {
 	cycleIdx        int
 	cycleStamp      time.Duration
 
-	bw            winMax // max delivery rate over bwRounds rounds, bytes/s
-	useKalman     bool   // the model bandwidth is kalBw (RTT fluctuation)
+	bw            bbrfilter.MaxFilter // max delivery rate over bwRounds rounds, bytes/s
+	useKalman     bool                // the model bandwidth is kalBw (RTT fluctuation)
 	round         int64
 	nextDelivered int64
 	roundStart    bool
@@ -68,7 +69,7 @@ type LeoCC struct {
 	idleRestart, appLimited   bool
 	started                   bool
 
-	agg aggregation
+	agg bbrfilter.ExtraAcked
 }
 
 var _ cc.Inspector = (*LeoCC)(nil)
@@ -110,7 +111,7 @@ func (l *LeoCC) start(now time.Duration) {
 	if !l.started {
 		l.started = true
 		l.minRTTStamp = now
-		l.agg.restart(now)
+		l.agg.Restart(now)
 	}
 }
 
@@ -119,9 +120,9 @@ func (l *LeoCC) OnSend(now time.Duration, s cc.SentInfo) {
 	l.start(now)
 	if s.Inflight <= s.Bytes && l.appLimited {
 		l.idleRestart = true
-		l.agg.restart(now)
+		l.agg.Restart(now)
 		if l.mode == modeCruise {
-			l.setPacingRate(l.bw.best(), 1)
+			l.setPacingRate(l.bw.Get(), 1)
 		} else if l.mode == modeProbeRTT {
 			l.checkProbeRTTDone(now)
 		}
@@ -167,7 +168,7 @@ func (l *LeoCC) chooseBw() float64 {
 		return l.kalBw.x
 	}
 	l.upGain = upGain
-	return l.bw.best()
+	return l.bw.Get()
 }
 
 // caState derives this ACK's recovery state; after OnRTO it is caLoss
@@ -208,19 +209,19 @@ func (l *LeoCC) PacingRate() float64 { return l.pacing }
 // round, reconfiguring (trigger pending), reconfigs (triggers so far),
 // reconfig_bw_bps, full_bw_reached, extra_acked, prior_cwnd (bytes).
 func (l *LeoCC) Inspect() map[string]float64 {
-	bw := l.bw.best()
+	bw := l.bw.Get()
 	if l.useKalman {
 		bw = l.kalBw.x
 	}
 	return map[string]float64{
 		"phase": float64(l.phase()), "mode": float64(l.mode), "cycle_idx": float64(l.cycleIdx),
 		"pacing_gain": l.pacingGain, "cwnd_gain": l.cwndGain, "up_gain": l.upGain,
-		"btlbw_bps": 8 * bw, "max_bw_bps": 8 * l.bw.best(), "kalman_bw_bps": 8 * l.kalBw.x,
+		"btlbw_bps": 8 * bw, "max_bw_bps": 8 * l.bw.Get(), "kalman_bw_bps": 8 * l.kalBw.x,
 		"kalman_rtt_ms": l.kalRTT.x / float64(time.Millisecond), "kalman_gain_bw": l.kalBw.k,
 		"kalman_gain_rtt": l.kalRTT.k, "use_kalman": boolf(l.useKalman), "min_rtt_ms": ms(l.minRTT),
 		"round": float64(l.round), "reconfiguring": boolf(l.reconfiguring), "reconfigs": float64(l.trig.count),
 		"reconfig_bw_bps": 8 * l.reconfigBw, "full_bw_reached": boolf(l.fullReached),
-		"extra_acked": float64(l.agg.get()), "prior_cwnd": float64(l.priorCwnd),
+		"extra_acked": float64(l.agg.Get()), "prior_cwnd": float64(l.priorCwnd),
 	}
 }
 

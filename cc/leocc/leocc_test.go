@@ -52,7 +52,7 @@ func TestStartupToCruise(t *testing.T) {
 	if (*seq)[0] != phaseStartup || (*seq)[1] != phaseDrain || !slices.Contains(*seq, phaseUp) || !slices.Contains(*seq, phaseDown) {
 		t.Errorf("phases %v, want STARTUP(1), DRAIN(2), then PROBE_BW with UP(3) and DOWN(4)", *seq)
 	}
-	if got := l.bw.best() * 8; math.Abs(got-100e6) > 0.02*100e6 {
+	if got := l.bw.Get() * 8; math.Abs(got-100e6) > 0.02*100e6 {
 		t.Errorf("max bw %.1f Mbit/s, want 100 ± 2%%", got/1e6)
 	}
 	if l.minRTT < 40*time.Millisecond || l.minRTT > 41*time.Millisecond {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/internal/bbrfilter"
 )
 
 // updateModel is leocc_update_model: bandwidth and rounds, aggregation,
@@ -11,7 +12,7 @@ import (
 func (l *LeoCC) updateModel(now time.Duration, rs *cc.RateSample) {
 	l.updateBw(rs)
 	if rs.AckedBytes > 0 && rs.Delivered >= 0 && rs.Interval > 0 {
-		l.agg.update(now, rs.AckedBytes, l.bw.best(), l.roundStart, l.cwnd, l.mss)
+		l.agg.Update(now, rs.AckedBytes, l.bw.Get(), l.roundStart, bbrfilter.ExtraAckedWinRounds, l.cwnd, l.mss)
 	}
 	if l.mode == modeCruise && l.isNextCyclePhase(now, rs) {
 		l.advanceCycle(now)
@@ -46,8 +47,8 @@ func (l *LeoCC) updateBw(rs *cc.RateSample) {
 	if l.mode == modeProbeRTT && rs.RTT > 0 && l.kalRTT.x > float64(rs.RTT+l.p.deltaThresh) {
 		l.reconfigBw = l.latestBw
 	}
-	if !rs.IsAppLimited || bw >= l.bw.best() {
-		l.bw.add(bwRounds, l.round, bw)
+	if !rs.IsAppLimited || bw >= l.bw.Get() {
+		l.bw.Update(bwRounds, l.round, bw)
 	}
 	l.latestBw = bw
 }
@@ -63,9 +64,9 @@ func (l *LeoCC) isNextCyclePhase(now time.Duration, rs *cc.RateSample) bool {
 	}
 	inflight := l.inNetAtEDT(rs.PriorInflight)
 	if l.pacingGain > 1 {
-		return full && (rs.LostBytes > 0 || inflight >= l.inflight(l.bw.best(), l.pacingGain))
+		return full && (rs.LostBytes > 0 || inflight >= l.inflight(l.bw.Get(), l.pacingGain))
 	}
-	return full || inflight <= l.inflight(l.bw.best(), 1)
+	return full || inflight <= l.inflight(l.bw.Get(), 1)
 }
 
 func (l *LeoCC) advanceCycle(now time.Duration) {
@@ -97,7 +98,7 @@ func (l *LeoCC) checkFullBw(rs *cc.RateSample) {
 	if l.fullReached || !l.roundStart || rs.IsAppLimited {
 		return
 	}
-	if b := l.bw.best(); b >= l.fullBw*fullBwThresh {
+	if b := l.bw.Get(); b >= l.fullBw*fullBwThresh {
 		l.fullBw, l.fullBwCnt = b, 0
 		return
 	}
@@ -113,7 +114,7 @@ func (l *LeoCC) checkDrain(now time.Duration, rs *cc.RateSample) {
 		l.reconfiguring = false
 		l.mode = modeDrain
 	}
-	if l.mode == modeDrain && l.inNetAtEDT(rs.Inflight) <= l.inflight(l.bw.best(), 1) {
+	if l.mode == modeDrain && l.inNetAtEDT(rs.Inflight) <= l.inflight(l.bw.Get(), 1) {
 		l.resetProbeBW(now)
 	}
 }

@@ -94,7 +94,7 @@ func TestBandwidthReset(t *testing.T) {
 			captured = l.reconfigBw
 		}
 		if prevMode == modeProbeRTT && l.mode == modeStartup && resetAt == 0 {
-			resetAt, atReset = now, l.bw.best()
+			resetAt, atReset = now, l.bw.Get()
 		}
 		prevMode = l.mode
 	}
@@ -106,7 +106,7 @@ func TestBandwidthReset(t *testing.T) {
 	if resetAt == 0 || atReset != captured {
 		t.Fatalf("max filter %v B/s on leaving PROBE_RTT at %v, want reset to the captured %v", atReset, resetAt, captured)
 	}
-	if got := l.bw.best() * 8; math.Abs(got-60e6) > 0.05*60e6 || l.reconfiguring || l.mode != modeCruise {
+	if got := l.bw.Get() * 8; math.Abs(got-60e6) > 0.05*60e6 || l.reconfiguring || l.mode != modeCruise {
 		t.Errorf("3 s after the boundary max bw %.1f Mbit/s, reconfiguring %v, mode %d: want the new 60 ± 5%%, done, PROBE_BW",
 			got/1e6, l.reconfiguring, l.mode)
 	}

@@ -73,16 +73,6 @@ const (
 	probeExtraPkts = 2
 )
 
-// ACK-aggregation estimator (leocc_update_ack_aggregation, as Linux 4.20+).
-const (
-	// extraAckedWinRounds: the max filter spans 5–10 rounds.
-	extraAckedWinRounds = 5
-	// extraAckedMax caps the allowance at 100 ms of data.
-	extraAckedMax = 100 * time.Millisecond
-	// ackEpochResetPkts: an epoch that accumulated 2^20 packets restarts.
-	ackEpochResetPkts = 1 << 20
-)
-
 // LeoCC's reconfiguration model (leocc/simulation/leocc.c module
 // parameters and statics; leocc/live_network/monitor_ping.c).
 const (

@@ -67,7 +67,7 @@ func (l *LeoCC) checkProbeRTTDone(now time.Duration) {
 	l.cwnd = max(l.cwnd, l.priorCwnd)
 	l.resetMode(now)
 	if l.reconfiguring {
-		l.bw.reset(l.round, l.reconfigBw)
+		l.bw.Reset(l.round, l.reconfigBw)
 	}
 }
 
@@ -135,7 +135,7 @@ func (l *LeoCC) inNetAtEDT(inflight int) int {
 
 // probeRTTCwnd is 0.5·BDP, at least 4 packets (leocc_probe_rtt_cwnd).
 func (l *LeoCC) probeRTTCwnd() int {
-	return max(cwndMinPkts*l.mss, l.bdp(l.bw.best(), probeRTTCwndGain))
+	return max(cwndMinPkts*l.mss, l.bdp(l.bw.Get(), probeRTTCwndGain))
 }
 
 // recoverOrRestore applies loss recovery: losses come off cwnd, the first
@@ -172,7 +172,7 @@ func (l *LeoCC) setCwnd(rs *cc.RateSample, state caState, bw float64) {
 		if !conserving {
 			target := l.bdp(bw, l.cwndGain)
 			if l.fullReached {
-				target += l.agg.cwnd(bw)
+				target += l.agg.CWnd(bw, 1)
 			}
 			target = l.quantize(target)
 			switch {

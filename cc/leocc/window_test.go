@@ -28,7 +28,7 @@ func TestWindowArithmetic(t *testing.T) {
 	if got := l.quantize(345 * 1448); got != 372*1448 {
 		t.Errorf("quantized in UP %d segments, want 345+24 → 370 (even) + 2 = 372", got/1448)
 	}
-	l.bw.reset(0, 12.5e6)
+	l.bw.Reset(0, 12.5e6)
 	if got := l.probeRTTCwnd(); got != 173*1448 {
 		t.Errorf("PROBE_RTT window %d segments, want ⌈0.5·345.3⌉ = 173", got/1448)
 	}
