@@ -101,3 +101,18 @@ func TestRegistryNames(t *testing.T) {
 		t.Errorf("dataset has %d CCAs, want 9", len(DatasetNames()))
 	}
 }
+
+// BenchmarkExpandSeed000Full expands the paper's campaign (1,200 runs,
+// each scenario rendered, parsed and hashed).
+func BenchmarkExpandSeed000Full(b *testing.B) {
+	c, _, err := Seed000(Seed000Options{Full: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Expand(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -131,6 +131,10 @@ func (d *decoder) list(n *yaml.Node, path string) []string {
 	return out
 }
 
+// maxRuns bounds runs (seeds per cell): the paper uses 10; a thousand times
+// that is a typo, not a campaign.
+const maxRuns = 10000
+
 var topFields = []string{"version", "name", "engine", "duration", "interval", "runs", "seed", "seeds", "template", "axes"}
 
 func (d *decoder) campaign(root *yaml.Node) *Campaign {
@@ -158,7 +162,9 @@ func (d *decoder) campaign(root *yaml.Node) *Campaign {
 		case "interval":
 			c.Interval = d.duration(v, k)
 		case "runs":
-			runs = d.integer(v, k, 1)
+			if runs = d.integer(v, k, 1); d.err == nil && runs > maxRuns {
+				d.fail(v, k, "%d: at most %d runs per cell", runs, maxRuns)
+			}
 		case "seed":
 			first = d.integer(v, k, 0)
 		case "seeds":
@@ -177,7 +183,7 @@ func (d *decoder) campaign(root *yaml.Node) *Campaign {
 	if d.err == nil && have["seeds"] && (have["runs"] || have["seed"]) {
 		d.fail(doc, "seeds", "give either seeds or runs/seed, not both")
 	}
-	if !have["seeds"] {
+	if !have["seeds"] && d.err == nil {
 		for i := range runs {
 			c.Seeds = append(c.Seeds, uint64(first+i))
 		}

@@ -55,6 +55,7 @@ func TestParseErrors(t *testing.T) {
 		{"city in template", "profile: starlink,", "profile: starlink, city: tokyo,", "template.path.city", "axes.city"},
 		{"duration", "20s", "-20s", "duration", "must be > 0"},
 		{"runs and seeds", "runs: 2", "runs: 2\nseeds: [1]", "seeds", "not both"},
+		{"too many runs", "runs: 2", "runs: 1000000000", "runs", "at most 10000"},
 		{"duplicate cca", "[cubic, bbr]", "[cubic, bbr, cubic]", "axes.cca[2]", "duplicate run id"},
 		{"duplicate city", "[sydney, london]", "[sydney, london, sydney]", "axes.city[2]", "duplicate run id"},
 		{"duplicate seed", "runs: 2\nseed: 7", "seeds: [3, 4, 3]", "seeds[2]", "duplicate run id"},

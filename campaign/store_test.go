@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -159,5 +160,28 @@ func TestRealData(t *testing.T) {
 	}
 	if !strings.Contains(RealReadme(), "MPTCP-FreeBSD/tcp-cc-starlink") {
 		t.Fatal("real data README lacks its provenance")
+	}
+}
+
+// BenchmarkStorePut measures storing one 300 s single-flow run (one
+// transaction: a runs row, a flows row, 300 intervals rows).
+func BenchmarkStorePut(b *testing.B) {
+	st, err := OpenStore(filepath.Join(b.TempDir(), "b.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	r := Run{ID: "x", Engine: "sim", Kind: Dedicated, CCAs: []string{"cubic"}, Scenario: "s"}
+	res := &result.Result{Scenario: "s", Flows: []result.Flow{{CCA: "cubic"}}}
+	for i := range 300 {
+		res.Flows[0].Intervals = append(res.Flows[0].Intervals, result.Interval{T: float64(i + 1), Bytes: 1e7})
+	}
+	ctx := context.Background()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		r.ID = strconv.Itoa(i)
+		if _, err := st.Put(ctx, r, res); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
