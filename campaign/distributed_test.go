@@ -86,3 +86,20 @@ func TestDistributedMatchesPool(t *testing.T) {
 		t.Fatalf("workers ran %d runs, want %d (%v)", ran["done"], len(runs), ran)
 	}
 }
+
+// A worker started before any campaign waits for one and stops cleanly.
+func TestWorkerWaitsForCampaign(t *testing.T) {
+	url := startNATS(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 1500*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	if err := (Worker{URL: url, Workers: 1}).Serve(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if time.Since(start) < time.Second {
+		t.Fatal("worker returned before it was cancelled")
+	}
+	if err := (Worker{URL: "nats://127.0.0.1:1"}).Serve(context.Background()); err == nil {
+		t.Fatal("no error for an unreachable server")
+	}
+}

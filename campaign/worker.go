@@ -63,8 +63,8 @@ func (w Worker) Serve(ctx context.Context) error {
 		return fmt.Errorf("nats %s: %w", w.URL, err)
 	}
 	cons, err := waitConsumer(ctx, js)
-	if err != nil {
-		return err
+	if err != nil || cons == nil {
+		return err // nil: cancelled while waiting
 	}
 	ackWait := cons.CachedInfo().Config.AckWait
 	var wg sync.WaitGroup
@@ -100,9 +100,6 @@ func waitConsumer(ctx context.Context, js jetstream.JetStream) (jetstream.Consum
 
 // loop fetches and runs one run at a time.
 func (w Worker) loop(ctx context.Context, js jetstream.JetStream, cons jetstream.Consumer, ackWait time.Duration) error {
-	if cons == nil {
-		return nil // cancelled while waiting
-	}
 	idleSince := time.Now()
 	for ctx.Err() == nil {
 		if w.IdleExit > 0 && time.Since(idleSince) > w.IdleExit {
