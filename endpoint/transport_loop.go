@@ -1,14 +1,12 @@
 package endpoint
 
 import (
-	"runtime"
 	"sync/atomic"
 	"time"
 
 	"github.com/leolab/leolab/packet"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/transport"
-	"golang.org/x/sys/unix"
 )
 
 // clock is monotonic time since the epoch, with the sleep-then-spin wait
@@ -33,18 +31,6 @@ func (c clock) until(u *rawUDP, t time.Duration) {
 		}
 	}
 	for c.now() < t {
-	}
-}
-
-// lockRealtime pins the calling goroutine to its thread with a 1 ns timer
-// slack (prctl(2); the default 50 µs would dominate pacing sleeps). The
-// returned func undoes it.
-func lockRealtime() func() {
-	runtime.LockOSThread()
-	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
-	return func() {
-		_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0)
-		runtime.UnlockOSThread()
 	}
 }
 
@@ -79,7 +65,9 @@ func newTxLoop(f *Transport, epoch time.Time, s *rawUDP, ctrl *rttRecorder, rep 
 
 // run sends from Start to Start+Duration or until stop is set.
 func (l *txLoop) run(stop *atomic.Bool) {
-	defer lockRealtime()()
+	restore, rt := lockRealtime()
+	defer restore()
+	l.rep.Realtime = rt
 	end := l.f.Start + l.f.Duration
 	for l.clk.now() < l.f.Start && !stop.Load() {
 		l.clk.until(l.sock, min(l.f.Start, l.clk.now()+maxIdle))
@@ -179,7 +167,8 @@ func newRxLoop(f *Transport, epoch time.Time, s *rawUDP) *rxLoop {
 // and its ACKs sent before the next is read, so the ACK policy (every
 // second segment, quick ACKs, delayed-ACK timer) is the simulator's.
 func (l *rxLoop) run(done *atomic.Bool) {
-	defer lockRealtime()()
+	restore, _ := lockRealtime()
+	defer restore()
 	for !done.Load() {
 		now := l.clk.now()
 		for {

@@ -13,8 +13,10 @@ import (
 
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/iperf"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/result"
+	"github.com/leolab/leolab/scenario"
 	"github.com/spf13/cobra"
 )
 
@@ -68,21 +70,39 @@ type emuFlags struct {
 	direction string
 	json      bool
 	cleanup   bool
+	file      string
+	iperfDir  string
+	ownStack  bool
 }
 
 func newEmuCmd() *cobra.Command {
 	var f emuFlags
 	c := &cobra.Command{
-		Use:   "emu [link flags] [--cca C --flows N --duration D] | --cleanup",
-		Short: "Run kernel TCP (or CBR) flows live through an emulated link (root)",
-		Long: `Run real kernel TCP flows (or constant-bit-rate UDP) between two network
-namespaces joined by TUN devices, through the link model in real time, and
-print the result in the same schema as sim. Needs root and /dev/net/tun.
-The pump's own timing error and drops are reported under "instrument".
+		Use:   "emu [-f scenario.yaml | link flags --cca C --flows N --duration D] | --cleanup",
+		Short: "Run a scenario live: real kernel TCP through the link model (root)",
+		Long: `Run real flows between two network namespaces joined by TUN devices, through
+the link model in real time, and print the result in the same schema as sim.
+Needs root and /dev/net/tun. The pump's own timing error and drops are
+reported under "instrument".
+
+-f runs a scenario file, the same as for sim. Its TCP flows map to:
+  cubic → the kernel's cubic, reno → the kernel's reno,
+  bbr1  → the kernel's bbr (mainline Linux tcp_bbr.c is BBR v1);
+  any other leolab algorithm (bbr3, leocc, vegas, ...) runs on leolab's own
+  transport over UDP (the simulator's sender and receiver on the wall
+  clock); --leolab-transport runs all of them there.
+Kernel flows report as the kernel's name (bbr). cbr flows are UDP probes
+with kernel-timestamped one-way delay. A starlink path runs with its
+reconfiguration schedule at the real UTC time (:12/:27/:42/:57), not the
+seed's simulated epoch; the seed drives the model's random draws. Not
+supported live: bytes-limited flows and extra_rtt.
+
+Without -f, the flags describe a fixed link and kernel (or cbr) flows.
 
 --cleanup removes the namespaces left by emulator runs that were killed
 (kill -9); runs of live processes are left alone.`,
-		Example: `  leolab emu --rate 100Mbps --rtt 50ms --queue 417 --cca cubic --duration 20s
+		Example: `  leolab emu -f examples/starlink/sydney-downlink-cubic.yaml --iperf3-json out/
+  leolab emu --rate 100Mbps --rtt 50ms --queue 417 --cca cubic --duration 20s
   leolab emu --rate 300Mbps --rtt 40ms --cca cbr --duration 5s --json
   leolab emu --cleanup`,
 		Args: cobra.NoArgs,
@@ -101,6 +121,9 @@ The pump's own timing error and drops are reported under "instrument".
 	fl.StringVar(&f.direction, "direction", emu.Downlink, "data direction: downlink (server→client) or uplink")
 	fl.BoolVar(&f.json, "json", false, "print the result as JSON (the result schema of DESIGN.md)")
 	fl.BoolVar(&f.cleanup, "cleanup", false, "remove leftovers of killed emulator runs and exit")
+	fl.StringVarP(&f.file, "file", "f", "", "scenario file (YAML, version 1; as for sim)")
+	fl.StringVar(&f.iperfDir, "iperf3-json", "", "also write one iperf3-compatible JSON per flow into `DIR`")
+	fl.BoolVar(&f.ownStack, "leolab-transport", false, "with -f: run every TCP flow on leolab's transport over UDP, not the kernel's")
 	return c
 }
 
@@ -146,7 +169,7 @@ func (f *emuFlags) runConfig() (emu.RunConfig, error) {
 }
 
 func runEmu(cmd *cobra.Command, f *emuFlags) error {
-	rc, err := f.runConfig()
+	rc, err := f.config(cmd)
 	if err != nil {
 		return err
 	}
@@ -163,6 +186,13 @@ func runEmu(cmd *cobra.Command, f *emuFlags) error {
 		return err
 	}
 	res.Version = versionString()
+	if f.iperfDir != "" {
+		paths, err := iperf.WriteDir(f.iperfDir, *res)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d iperf3 JSON files to %s\n", len(paths), f.iperfDir)
+	}
 	out := cmd.OutOrStdout()
 	if f.json {
 		enc := json.NewEncoder(out)
@@ -175,4 +205,48 @@ func runEmu(cmd *cobra.Command, f *emuFlags) error {
 		in["pump_packets"], in["release_err_p50_us"], in["release_err_p99_us"], in["release_err_max_us"],
 		in["tun_drops_client"], in["tun_drops_server"], in["pump_realtime"] == 1)
 	return nil
+}
+
+// config builds the run from -f or from the flags.
+func (f *emuFlags) config(cmd *cobra.Command) (emu.RunConfig, error) {
+	if f.file == "" {
+		if f.ownStack {
+			return emu.RunConfig{}, badInput("emu: --leolab-transport needs -f (the flag form runs kernel TCP)")
+		}
+		return f.runConfig()
+	}
+	// The flags that describe a run without a scenario file.
+	for _, n := range []string{"rate", "rtt", "queue", "loss", "cca", "flows", "duration", "direction"} {
+		if cmd.Flags().Changed(n) {
+			return emu.RunConfig{}, badInput("emu: --%s cannot be combined with -f (edit the scenario file instead)", n)
+		}
+	}
+	sc, err := scenario.Load(f.file)
+	if os.IsNotExist(err) {
+		return emu.RunConfig{}, badInput("emu: %v", err)
+	}
+	if err != nil {
+		return emu.RunConfig{}, err
+	}
+	return scenarioRun(sc, f.ownStack)
+}
+
+// scenarioRun translates a scenario into a live run; a Starlink path is
+// rebuilt on the wall clock (emu.StarlinkPath).
+func scenarioRun(sc *scenario.Scenario, own bool) (emu.RunConfig, error) {
+	spec, err := sc.Spec()
+	if err != nil {
+		return emu.RunConfig{}, err
+	}
+	opt := emu.SpecOptions{OwnTransport: own}
+	if sc.Path.Profile == "starlink" {
+		if opt.Starlink, err = profile.Starlink(sc.Path.City, sc.Path.Overrides); err != nil {
+			return emu.RunConfig{}, fmt.Errorf("emu: %s: %w", sc.File, err)
+		}
+	}
+	rc, err := emu.FromSpec(spec, opt)
+	if err != nil {
+		return emu.RunConfig{}, badInput("%s: %v", sc.File, err)
+	}
+	return rc, nil
 }

@@ -1,0 +1,65 @@
+package endpoint
+
+import (
+	"syscall"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// batch is a set of datagrams sent with one sendmmsg(2) on a connected
+// socket. Its buffers and headers are allocated once.
+type batch struct {
+	bufs [][]byte
+	iov  []unix.Iovec
+	hdrs []unix.Mmsghdr
+	n    int
+}
+
+func newBatch(max, size int) *batch {
+	b := &batch{bufs: make([][]byte, max), iov: make([]unix.Iovec, max), hdrs: make([]unix.Mmsghdr, max)}
+	for i := range b.bufs {
+		b.bufs[i] = make([]byte, size)
+		b.iov[i].Base = &b.bufs[i][0]
+		b.iov[i].SetLen(size)
+		b.hdrs[i].Hdr.Iov = &b.iov[i]
+		b.hdrs[i].Hdr.SetIovlen(1)
+	}
+	return b
+}
+
+func (b *batch) reset() { b.n = 0 }
+
+// next returns the next datagram's buffer; the caller must not take more
+// than the batch's size.
+func (b *batch) next() []byte {
+	b.n++
+	return b.bufs[b.n-1]
+}
+
+// flush sends the batch, waiting for room in the socket buffer when the
+// kernel takes only part of it.
+func (b *batch) flush(rc syscall.RawConn) error {
+	sent := 0
+	var serr error
+	err := rc.Write(func(fd uintptr) bool {
+		for sent < b.n {
+			m, _, e := unix.Syscall6(unix.SYS_SENDMMSG, fd, uintptr(unsafe.Pointer(&b.hdrs[sent])), uintptr(b.n-sent), 0, 0, 0)
+			switch {
+			case e == unix.EAGAIN:
+				return false // the poller waits until the socket is writable
+			case e == unix.EINTR:
+				continue
+			case e != 0:
+				serr = e
+				return true
+			}
+			sent += int(m)
+		}
+		return true
+	})
+	if err != nil {
+		return err
+	}
+	return serr
+}
