@@ -1,0 +1,272 @@
+package emu
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	_ "github.com/leolab/leolab/cc/all"
+	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/profile"
+	"github.com/leolab/leolab/result"
+	"github.com/leolab/leolab/scenario"
+)
+
+// parse builds a scenario from YAML text.
+func parse(tb testing.TB, text string) *scenario.Scenario {
+	tb.Helper()
+	sc, err := scenario.Parse("test.yaml", []byte(text))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sc
+}
+
+// liveConfig is what `leolab emu -f` does: the spec, with the Starlink path
+// rebuilt on the wall clock.
+func liveConfig(tb testing.TB, sc *scenario.Scenario, own bool) (netsim.Spec, RunConfig) {
+	tb.Helper()
+	spec, err := sc.Spec()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	opt := SpecOptions{OwnTransport: own}
+	if sc.Path.Profile == "starlink" {
+		if opt.Starlink, err = profile.Starlink(sc.Path.City, sc.Path.Overrides); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	rc, err := FromSpec(spec, opt)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return spec, rc
+}
+
+func TestFromSpecMapsFlows(t *testing.T) {
+	sc := parse(t, `version: 1
+name: m
+duration: 10s
+path: {profile: starlink, city: sydney, direction: uplink}
+flows:
+  - {cca: cubic}
+  - {cca: bbr1, start: 1s, stop: 5s}
+  - {cca: bbr3, params: {}}
+  - {cca: cbr, rate: 10Mbps, packet_size: 1000, record: true}
+`)
+	spec, rc := liveConfig(t, sc, false)
+	want := []Flow{
+		{Kind: KindTCP, CCA: "cubic", Direction: Uplink},
+		{Kind: KindTCP, CCA: "bbr", Direction: Uplink, Start: time.Second, Duration: 4 * time.Second},
+		{Kind: KindTransport, CCA: "bbr3", Direction: Uplink},
+		{Kind: KindCBR, CCA: "cbr", Direction: Uplink, RateBps: 10e6, Size: 1000, Record: true},
+	}
+	for i, w := range want {
+		g := rc.Flows[i]
+		g.Params = nil
+		if fmt.Sprint(g) != fmt.Sprint(w) {
+			t.Errorf("flow %d: %+v, want %+v", i, g, w)
+		}
+	}
+	if rc.Epoch.IsZero() || time.Since(rc.Epoch) > time.Second || rc.Schedule == nil {
+		t.Errorf("starlink run without a wall-clock epoch (%v) or schedule", rc.Epoch)
+	}
+	if rc.Duration != spec.Duration || rc.Seed != spec.Seed || rc.Path.City != "sydney" || rc.Path.Direction != Uplink {
+		t.Errorf("run %+v does not carry the spec's duration, seed and path", rc)
+	}
+	_, own := liveConfig(t, sc, true)
+	if own.Flows[0].Kind != KindTransport || own.Flows[0].CCA != "cubic" || own.Flows[1].CCA != "bbr1" {
+		t.Errorf("OwnTransport: flows %+v, want leolab cubic and bbr1", own.Flows[:2])
+	}
+}
+
+func TestFromSpecDirections(t *testing.T) {
+	sc := parse(t, "version: 1\nname: f\nduration: 5s\npath: {profile: fixed, rate: 10Mbps, rtt: 20ms}\nflows: [{cca: reno}]\n")
+	for _, dir := range []string{"", Uplink} {
+		spec, err := sc.Spec()
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec.Direction = dir // a fixed path has none in the file: data flows down
+		rc, err := FromSpec(spec, SpecOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The forward link (data) must carry the flows' direction. The
+		// two builders are distinct closures: compare their code pointers.
+		fwd, rev, want := rc.Downlink, rc.Uplink, Downlink
+		if dir == Uplink {
+			fwd, rev, want = rc.Uplink, rc.Downlink, Uplink
+		}
+		if fmt.Sprintf("%p", fwd) != fmt.Sprintf("%p", spec.Forward.Build) || fmt.Sprintf("%p", rev) != fmt.Sprintf("%p", spec.Reverse.Build) {
+			t.Errorf("direction %q: forward/reverse links not mapped to the data direction", dir)
+		}
+		if !rc.Epoch.IsZero() || rc.Flows[0].Direction != want {
+			t.Errorf("direction %q: fixed path got epoch %v / flow direction %q", dir, rc.Epoch, rc.Flows[0].Direction)
+		}
+	}
+}
+
+func TestFromSpecRejects(t *testing.T) {
+	for name, flow := range map[string]string{
+		"bytes":         "{cca: cubic, bytes: 1000000}",
+		"extra rtt":     "{cca: cubic, extra_rtt: 10ms}",
+		"kernel params": "{cca: cubic, params: {hystart: 0}}",
+	} {
+		spec, err := parse(t, "version: 1\nname: r\nduration: 5s\npath: {profile: fixed, rate: 10Mbps, rtt: 20ms}\nflows: ["+flow+"]\n").Spec()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := FromSpec(spec, SpecOptions{}); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
+
+// liveSeconds is the length of the long live runs: short in CI,
+// LEOLAB_LIVE_SECONDS (e.g. 60) by hand.
+func liveSeconds(tb testing.TB, ci time.Duration) time.Duration {
+	if s := os.Getenv("LEOLAB_LIVE_SECONDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n <= 0 {
+			tb.Fatalf("LEOLAB_LIVE_SECONDS=%q: want a positive integer", s)
+		}
+		return time.Duration(n) * time.Second
+	}
+	return ci
+}
+
+// simBand runs the spec through the simulator for seeds 1..n and returns
+// the flows' min, mean and max throughput and mean retransmissions.
+func simBand(tb testing.TB, sc *scenario.Scenario, n int) (lo, mean, hi, retrans float64) {
+	tb.Helper()
+	lo = math.Inf(1)
+	for seed := 1; seed <= n; seed++ {
+		sc.Seed = uint64(seed)
+		spec, err := sc.Spec()
+		if err != nil {
+			tb.Fatal(err)
+		}
+		res, err := netsim.Run(spec)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		f := res.Flows[0]
+		lo, hi = min(lo, f.ThroughputMbps), max(hi, f.ThroughputMbps)
+		mean += f.ThroughputMbps / float64(n)
+		retrans += float64(f.Retransmits) / float64(n)
+	}
+	return lo, mean, hi, retrans
+}
+
+func live(tb testing.TB, rc RunConfig) *result.Result {
+	tb.Helper()
+	res, err := Run(context.Background(), rc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res
+}
+
+func oneFlow(cca string, dur time.Duration, path string) string {
+	return fmt.Sprintf("version: 1\nname: %s\nduration: %v\npath: %s\nflows: [{cca: %s}]\n", cca, dur, path, cca)
+}
+
+const sydneyDown = "{profile: starlink, city: sydney, direction: downlink}"
+
+// Acceptance 5 of issue 7: leolab's own transport with BBRv3 and CUBIC
+// runs live on the Starlink Sydney downlink. Plausible throughput: within
+// the simulator's range over five seeds of the same scenario, widened by
+// half on each side (the live run has its own UTC epoch, slot draws and
+// host timing). 20 s in CI; LEOLAB_LIVE_SECONDS=60 for the full run.
+func TestLiveTransportStarlink(t *testing.T) {
+	needEmu(t)
+	dur := liveSeconds(t, 20*time.Second)
+	for _, cca := range []string{"bbr3", "cubic"} {
+		t.Run(cca, func(t *testing.T) {
+			sc := parse(t, oneFlow(cca, dur, sydneyDown))
+			lo, mean, hi, _ := simBand(t, sc, 5)
+			_, rc := liveConfig(t, sc, true)
+			res := live(t, rc)
+			f := res.Flows[0]
+			t.Logf("live leolab %s over UDP, %v: %.1f Mbit/s, %d retrans, %d RTOs, RTT min/mean/p95 %.1f/%.1f/%.1f ms; sim %.1f–%.1f (mean %.1f); pump release p99 %.0f µs",
+				cca, dur, f.ThroughputMbps, f.Retransmits, f.RTOs, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs, lo, hi, mean, res.Instrument["release_err_p99_us"])
+			if f.CCA != cca || len(f.Intervals) < int(dur/time.Second)-1 {
+				t.Errorf("flow %q with %d intervals", f.CCA, len(f.Intervals))
+			}
+			if f.ThroughputMbps < 0.5*lo || f.ThroughputMbps > 1.5*hi {
+				t.Errorf("%.1f Mbit/s outside [%.1f, %.1f] (half the simulator's range around it)", f.ThroughputMbps, 0.5*lo, 1.5*hi)
+			}
+			// The path's idle RTT is 26 ms (DESIGN.md: Sydney); a working
+			// transport sees it, plus at most a TDMA frame each way.
+			if f.MinRTTMs < 25 || f.MinRTTMs > 30 {
+				t.Errorf("min RTT %.1f ms, want the idle 26 ms path", f.MinRTTMs)
+			}
+		})
+	}
+}
+
+// compareRow is one line of the kernel-vs-model table.
+type compareRow struct {
+	path, sim, kernel                string
+	simMbps, liveMbps, simRtx, liveRtx float64
+}
+
+func (r compareRow) String() string {
+	return fmt.Sprintf("%-8s %-6s %7.1f | %-6s %7.1f  (%+5.1f%%) | retrans sim %7.0f emu %7.0f (%+5.1f%%)",
+		r.path, r.sim, r.simMbps, r.kernel, r.liveMbps, 100*(r.liveMbps/r.simMbps-1), r.simRtx, r.liveRtx, 100*(r.liveRtx/max(r.simRtx, 1)-1))
+}
+
+// kernelVsSim runs leolab's sim cca over seeds and the kernel's through emu
+// (runs times) on the path, and returns the means.
+func kernelVsSim(t *testing.T, name, path, cca string, dur time.Duration, seeds, runs int) compareRow {
+	sc := parse(t, oneFlow(cca, dur, path))
+	_, simMean, _, simRtx := simBand(t, sc, seeds)
+	row := compareRow{path: name, sim: cca, simMbps: simMean, simRtx: simRtx}
+	for range runs {
+		_, rc := liveConfig(t, sc, false)
+		f := live(t, rc).Flows[0]
+		row.kernel = f.CCA
+		row.liveMbps += f.ThroughputMbps / float64(runs)
+		row.liveRtx += float64(f.Retransmits) / float64(runs)
+	}
+	return row
+}
+
+// Acceptance 3 of issue 7: kernel cubic, reno and bbr through emu against
+// leolab cubic, reno and bbr1 through sim, on the fixed 100 Mbit/s, 50 ms,
+// 1-BDP path: mean throughput within ±15%. CI runs 10 s, one live run and
+// five simulator seeds per algorithm; LEOLAB_LIVE_SECONDS and
+// LEOLAB_LIVE_RUNS widen it, and LEOLAB_COMPARE_STARLINK=1 adds the
+// Starlink Sydney downlink (reported, see the closing note of issue 7).
+// Retransmissions are reported, not asserted: a 1-BDP drop-tail queue
+// loses a burst per sawtooth whose size depends on per-packet timing.
+func TestKernelVsSim(t *testing.T) {
+	needEmu(t)
+	dur := liveSeconds(t, 10*time.Second)
+	runs := 1
+	if s := os.Getenv("LEOLAB_LIVE_RUNS"); s != "" {
+		runs, _ = strconv.Atoi(s)
+		runs = max(runs, 1)
+	}
+	paths := [][2]string{{"fixed", "{profile: fixed, rate: 100Mbps, rtt: 50ms, queue: {limit_packets: 417}}"}}
+	if os.Getenv("LEOLAB_COMPARE_STARLINK") != "" {
+		paths = append(paths, [2]string{"sydney", sydneyDown})
+	}
+	var table []string
+	for _, p := range paths {
+		for _, cca := range []string{"cubic", "reno", "bbr1"} {
+			row := kernelVsSim(t, p[0], p[1], cca, dur, 5, runs)
+			table = append(table, row.String())
+			if p[0] == "fixed" && math.Abs(row.liveMbps/row.simMbps-1) > 0.15 {
+				t.Errorf("%s: kernel %s %.1f Mbit/s vs sim %s %.1f: more than 15%% apart", p[0], row.kernel, row.liveMbps, cca, row.simMbps)
+			}
+		}
+	}
+	t.Logf("kernel (emu) vs model (sim), %v runs:\n%s", dur, strings.Join(table, "\n"))
+}
