@@ -213,7 +213,7 @@ func TestLiveTransportStarlink(t *testing.T) {
 
 // compareRow is one line of the kernel-vs-model table.
 type compareRow struct {
-	path, sim, kernel                string
+	path, sim, kernel                  string
 	simMbps, liveMbps, simRtx, liveRtx float64
 }
 
