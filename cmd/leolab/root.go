@@ -22,7 +22,8 @@ satellite paths. Start with:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newSimCmd(), newEmuCmd(), newShellCmd(), newAnalyzeCmd(), newCCACmd(), newProfileCmd(), newVersionCmd())
+	root.AddCommand(newReproduceCmd(), newSimCmd(), newEmuCmd(), newShellCmd(), newAnalyzeCmd(),
+		newCampaignCmd(), newWorkerCmd(), newCCACmd(), newProfileCmd(), newVersionCmd())
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return badInput("%s: %v (see %s --help)", c.CommandPath(), err, c.CommandPath())
 	})
