@@ -6,6 +6,12 @@
 // other TUN at their release time. Any link.Stage plugs in, so the same link
 // models run on sim and emu.
 //
+// StarlinkPath builds the Starlink path live: the same link models as the
+// simulator, with the reconfiguration schedule at the real UTC minute of
+// the run's epoch. FromSpec turns a simulator spec (a scenario file) into a
+// Run: kernel TCP where the kernel has the algorithm (KernelCCA), leolab's
+// transport over UDP otherwise, CBR probes.
+//
 // The pump measures its own instrument: the release-time error of every
 // packet (how late it was written relative to its stage's due time), the
 // packets it could not parse or write, and the kernel's drops at the TUN

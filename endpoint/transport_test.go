@@ -3,20 +3,17 @@ package endpoint_test
 import (
 	"context"
 	"net/netip"
-	"os"
-	"strconv"
 	"testing"
 	"time"
 
 	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/endpoint"
-	"github.com/leolab/leolab/profile"
 )
 
 // ours runs one flow of leolab's transport server→client (downlink) through
 // the emulator with links cfg.
-func ours(tb testing.TB, cfg emu.Config, cca string, dur time.Duration, sl *profile.StarlinkProfile) (*endpoint.TransportReport, *emu.Stats) {
+func ours(tb testing.TB, cfg emu.Config, cca string, dur time.Duration) (*endpoint.TransportReport, *emu.Stats) {
 	tb.Helper()
 	e, err := emu.Start(cfg)
 	if err != nil {
@@ -26,9 +23,6 @@ func ours(tb testing.TB, cfg emu.Config, cca string, dur time.Duration, sl *prof
 	f := endpoint.Transport{
 		CCA: cca, Seed: 1, Start: time.Since(t0) + 50*time.Millisecond, Duration: dur,
 		From: e.Server, To: e.Client, Addr: netip.AddrPortFrom(emu.ClientAddr(), 5201),
-	}
-	if sl != nil {
-		f.Schedule = emu.StarlinkSchedule(sl, t0)
 	}
 	rep, rerr := endpoint.RunTransport(context.Background(), t0, f)
 	st, err := e.Close()
@@ -51,7 +45,7 @@ func fixed100() emu.Config {
 
 func TestTransportCubicFillsFixedLink(t *testing.T) {
 	needEmu(t)
-	rep, st := ours(t, fixed100(), "cubic", 6*time.Second, nil)
+	rep, st := ours(t, fixed100(), "cubic", 6*time.Second)
 	f := rep.Flow
 	t.Logf("leolab cubic over UDP: %.1f Mbit/s, retrans %d, RTOs %d, min/mean/p95 RTT %.1f/%.1f/%.1f ms; wake late p50/p99 %v/%v; local drops %d, bad %d; link drops %+v",
 		f.ThroughputMbps, f.Retransmits, f.RTOs, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs,
@@ -75,15 +69,20 @@ func TestTransportCubicFillsFixedLink(t *testing.T) {
 	}
 }
 
-// liveSeconds is the length of the Starlink transport runs: 20 s in CI,
-// LEOLAB_LIVE_SECONDS (e.g. 60, acceptance 5 of issue 7) by hand.
-func liveSeconds(tb testing.TB) time.Duration {
-	if s := os.Getenv("LEOLAB_LIVE_SECONDS"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n <= 0 {
-			tb.Fatalf("LEOLAB_LIVE_SECONDS=%q: want a positive integer", s)
-		}
-		return time.Duration(n) * time.Second
+// BenchmarkTransportFixed runs leolab cubic and bbr3 over UDP for 10 s on
+// the fixed 100 Mbit/s, 50 ms, 1-BDP path: throughput and the driver's
+// wake-up lateness (its timing instrument).
+func BenchmarkTransportFixed(b *testing.B) {
+	needEmu(b)
+	for _, cca := range []string{"cubic", "bbr3"} {
+		b.Run(cca, func(b *testing.B) {
+			for b.Loop() {
+				rep, _ := ours(b, fixed100(), cca, 10*time.Second)
+				b.ReportMetric(rep.Flow.ThroughputMbps, "Mbit/s")
+				b.ReportMetric(float64(rep.Flow.Retransmits), "retrans")
+				b.ReportMetric(float64(rep.WakeLate.Quantile(0.5))/1e3, "wake-late-p50-µs")
+				b.ReportMetric(float64(rep.WakeLate.Quantile(0.99))/1e3, "wake-late-p99-µs")
+			}
+		})
 	}
-	return 20 * time.Second
 }

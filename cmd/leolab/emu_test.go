@@ -3,9 +3,12 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/leolab/leolab/iperf"
 	"github.com/leolab/leolab/result"
 )
 
@@ -55,5 +58,99 @@ func TestEmuCleanupReports(t *testing.T) {
 	}
 	if s := out.String(); !strings.Contains(s, "nothing to clean up") && !strings.Contains(s, "removed namespace") {
 		t.Errorf("cleanup printed %q", s)
+	}
+}
+
+// writeScenario writes a scenario file into a test directory.
+func writeScenario(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "s.yaml")
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestEmuFileBadInput(t *testing.T) {
+	good := writeScenario(t, "version: 1\nname: g\nduration: 2s\npath: {profile: fixed, rate: 20Mbps, rtt: 20ms}\nflows: [{cca: reno}]\n")
+	bytesLimited := writeScenario(t, "version: 1\nname: b\nduration: 2s\npath: {profile: fixed, rate: 20Mbps, rtt: 20ms}\nflows: [{cca: reno, bytes: 1000}]\n")
+	for _, args := range [][]string{
+		{"-f", good, "--rate", "10Mbps"},
+		{"-f", good, "--cca", "bbr"},
+		{"-f", filepath.Join(t.TempDir(), "missing.yaml")},
+		{"--leolab-transport"},
+		{"-f", bytesLimited},
+	} {
+		c := newEmuCmd()
+		c.SetOut(&bytes.Buffer{})
+		err := execCmd(t, c, args...)
+		if _, ok := err.(usageError); !ok {
+			t.Errorf("emu %v: %T %v, want a usage error", args, err, err)
+		}
+	}
+}
+
+func TestEmuHelpDocumentsMapping(t *testing.T) {
+	long := newEmuCmd().Long
+	for _, s := range []string{"cubic → the kernel's cubic", "reno → the kernel's reno", "bbr1  → the kernel's bbr", "leolab's own", "--leolab-transport"} {
+		if !strings.Contains(long, s) {
+			t.Errorf("emu --help does not say %q", s)
+		}
+	}
+}
+
+// A scenario file runs live: a kernel flow (reno), one on leolab's
+// transport (bbr3) and a probe share a 20 Mbit/s link; --iperf3-json
+// writes logs the iperf reader accepts.
+func TestEmuFileRun(t *testing.T) {
+	needEmu(t)
+	file := writeScenario(t, `version: 1
+name: mixed
+duration: 3s
+path: {profile: fixed, rate: 20Mbps, rtt: 20ms}
+flows:
+  - {cca: reno}
+  - {cca: bbr3}
+  - {cca: cbr, rate: 2Mbps, packet_size: 1000}
+`)
+	dir := t.TempDir()
+	var out bytes.Buffer
+	c := newEmuCmd()
+	c.SetOut(&out)
+	c.SetErr(&bytes.Buffer{})
+	if err := execCmd(t, c, "-f", file, "--json", "--iperf3-json", dir); err != nil {
+		t.Fatal(err)
+	}
+	var res result.Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out.String())
+	}
+	if res.Engine != "emu" || res.Scenario != "mixed" || len(res.Flows) != 3 || res.EpochUTC == "" {
+		t.Fatalf("result %+v", res)
+	}
+	var sum float64
+	for i, want := range []string{"reno", "bbr3", "cbr"} {
+		f := res.Flows[i]
+		sum += f.ThroughputMbps
+		if f.CCA != want || f.ThroughputMbps <= 0 {
+			t.Errorf("flow %d: %s at %.1f Mbit/s, want %s moving data", i, f.CCA, f.ThroughputMbps, want)
+		}
+	}
+	// Payload of all flows together cannot exceed the link's 20 Mbit/s.
+	if sum > 20 {
+		t.Errorf("flows total %.1f Mbit/s through a 20 Mbit/s link", sum)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) < 2 {
+		t.Fatalf("%d iperf3 files in %s, want one per TCP flow", len(files), dir)
+	}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := iperf.Parse(p, data); err != nil {
+			t.Errorf("iperf reader rejects %s: %v", p, err)
+		}
 	}
 }

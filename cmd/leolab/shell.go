@@ -12,6 +12,7 @@ import (
 
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/profile"
 	"github.com/spf13/cobra"
 )
 
@@ -20,34 +21,72 @@ import (
 const serverStartup = 300 * time.Millisecond
 
 type shellFlags struct {
-	link   linkFlags
-	server string
+	link    linkFlags
+	server  string
+	profile string
+	city    string
+	seed    uint64
 }
 
 func newShellCmd() *cobra.Command {
 	var f shellFlags
 	c := &cobra.Command{
-		Use:   "shell [link flags] [--server CMD] -- CMD [ARGS...]",
+		Use:   "shell [link flags | --profile starlink --city C] [--server CMD] -- CMD [ARGS...]",
 		Short: "Run a program in the client namespace of a live emulated link (root)",
 		Long: `Run CMD in the client (terminal-side) namespace of a live emulated link; the
 server namespace is reachable at ` + emu.ServerIP + ` (also in $LEOLAB_SERVER; the
 client is ` + emu.ClientIP + `). --server CMD runs a shell command in the server
 namespace first and stops it when CMD exits. CMD's stdin, stdout and stderr
-are the terminal's; the pump's figures go to stderr at the end. Needs root.`,
+are the terminal's; the pump's figures go to stderr at the end. Needs root.
+
+The path is a fixed link (the link flags) or, with --profile starlink, the
+Starlink access link of --city (its terrestrial leg on the server side),
+with reconfigurations at the real UTC seconds :12, :27, :42 and :57.`,
 		Example: `  leolab shell --server 'iperf3 -s -1' -- iperf3 -c ` + emu.ServerIP + ` -J -t 5
-  leolab shell --rate 50Mbps --rtt 80ms -- bash`,
+  leolab shell --rate 50Mbps --rtt 80ms -- bash
+  leolab shell --profile starlink --city sydney --server 'iperf3 -s -1' -- iperf3 -c ` + emu.ServerIP + ` -R -t 30`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runShell(cmd, &f, args)
 		},
 	}
 	f.link.register(c)
-	c.Flags().StringVar(&f.server, "server", "", "shell command to run in the server namespace (e.g. 'iperf3 -s -1')")
+	fl := c.Flags()
+	fl.StringVar(&f.server, "server", "", "shell command to run in the server namespace (e.g. 'iperf3 -s -1')")
+	fl.StringVar(&f.profile, "profile", "fixed", "path profile: fixed (the link flags) or starlink")
+	fl.StringVar(&f.city, "city", "", "starlink: the server's city (terrestrial leg; see `leolab profile show`)")
+	fl.Uint64Var(&f.seed, "seed", 1, "starlink: seed of the model's random draws")
 	return c
 }
 
+// config builds the emulated path from the flags.
+func (f *shellFlags) config(cmd *cobra.Command) (emu.Config, error) {
+	switch f.profile {
+	case "fixed":
+		if cmd.Flags().Changed("city") {
+			return emu.Config{}, badInput("shell: --city needs --profile starlink")
+		}
+		cfg, _, err := f.link.config("shell")
+		return cfg, err
+	case "starlink":
+		for _, n := range []string{"rate", "rtt", "queue", "loss"} {
+			if cmd.Flags().Changed(n) {
+				return emu.Config{}, badInput("shell: --%s describes a fixed link, not --profile starlink", n)
+			}
+		}
+		p, err := profile.Starlink(f.city, nil)
+		if err != nil {
+			return emu.Config{}, badInput("shell: %v", err)
+		}
+		cfg := emu.Config{Epoch: time.Now()}
+		cfg.Uplink, cfg.Downlink = emu.StarlinkPath(p, cfg.Epoch, f.seed)
+		return cfg, nil
+	}
+	return emu.Config{}, badInput("shell: --profile %q: want fixed or starlink", f.profile)
+}
+
 func runShell(cmd *cobra.Command, f *shellFlags, args []string) error {
-	cfg, _, err := f.link.config("shell")
+	cfg, err := f.config(cmd)
 	if err != nil {
 		return err
 	}

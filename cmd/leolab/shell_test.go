@@ -80,3 +80,49 @@ func TestShellNeedsCommand(t *testing.T) {
 		t.Fatalf("bad --rate: %T %v, want a usage error", err, err)
 	}
 }
+
+func TestShellProfileFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"--profile", "nope", "--", "true"},
+		{"--profile", "starlink", "--rate", "10Mbps", "--", "true"},
+		{"--city", "sydney", "--", "true"},
+		{"--profile", "starlink", "--city", "atlantis", "--", "true"},
+	} {
+		c := newShellCmd()
+		c.SetOut(&bytes.Buffer{})
+		c.SetErr(&bytes.Buffer{})
+		if _, ok := execCmd(t, c, args...).(usageError); !ok {
+			t.Errorf("shell %v: want a usage error", args)
+		}
+	}
+}
+
+// Real iperf3 through the live Starlink Sydney path: the kernel sender's
+// minimum RTT is the path's idle 26 ms (DESIGN.md), plus at most a frame
+// each way.
+func TestShellStarlinkIperf3(t *testing.T) {
+	needEmu(t)
+	if _, err := exec.LookPath("iperf3"); err != nil {
+		t.Skip("skipping: iperf3 not installed (apt-get install iperf3)")
+	}
+	var out, errb bytes.Buffer
+	c := newShellCmd()
+	c.SetOut(&out)
+	c.SetErr(&errb)
+	err := execCmd(t, c, "--profile", "starlink", "--city", "sydney", "--server", "iperf3 -s -1",
+		"--", "iperf3", "-c", emu.ServerIP, "-J", "-t", "2", "-b", "5M")
+	if err != nil {
+		t.Fatalf("%v\nstderr: %s", err, errb.String())
+	}
+	run, err := iperf.Parse("shell", out.Bytes())
+	if err != nil {
+		t.Fatalf("iperf reader rejects the output: %v", err)
+	}
+	fl := run.Flows()
+	if len(fl) != 1 {
+		t.Fatalf("%d flows", len(fl))
+	}
+	if rtt := fl[0].MinRTTMs; rtt < 25 || rtt > 30 {
+		t.Errorf("min RTT %.1f ms through the Sydney path, want ~26", rtt)
+	}
+}
