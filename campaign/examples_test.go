@@ -4,8 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/campaign"
+	_ "github.com/leolab/leolab/cc/all"
 )
 
 // The example campaign files load and expand, so the README's commands work.

@@ -9,8 +9,9 @@ import (
 
 // Pool executes runs on this machine, one goroutine per worker.
 type Pool struct {
-	// Workers is the number of runs at once; 0 means GOMAXPROCS (all cores:
-	// a simulation is single-threaded and CPU-bound).
+	// Workers is the number of runs at once; 0 means GOMAXPROCS for the
+	// simulator (a simulation is single-threaded and CPU-bound) and 1 for
+	// the emulator (live runs need the cores for the pump's timing).
 	Workers int
 	// Version is stamped into every result (the leolab version).
 	Version string
@@ -23,6 +24,9 @@ func (p Pool) Execute(ctx context.Context, runs []Run, done func(Outcome) error)
 	n := p.Workers
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
+		if len(runs) > 0 && runs[0].Engine == EngineEmu {
+			n = 1
+		}
 	}
 	n = min(n, len(runs))
 	todo := make(chan Run)

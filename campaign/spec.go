@@ -12,6 +12,9 @@ const (
 	// DefaultEngine runs campaigns on the deterministic simulator
 	// (DESIGN.md "engines": sim is the one for sweeps and campaigns).
 	DefaultEngine = "sim"
+	// EngineEmu runs each run live through the emulator (root, wall-clock
+	// time: one run at a time unless told otherwise).
+	EngineEmu = "emu"
 	// DefaultInterval is iperf3's reporting interval, as in the real dataset.
 	DefaultInterval = time.Second
 	// DefaultSeed is the first seed when only runs is given (scenario's default).

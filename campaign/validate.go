@@ -15,8 +15,8 @@ import (
 // template's profile, and repeated seeds. Duplicate run ids are found by
 // Expand.
 func (c *Campaign) Validate() error {
-	if c.Engine != DefaultEngine {
-		return c.fail("engine", "%q is not supported (allowed: %s; emu is planned)", c.Engine, DefaultEngine)
+	if c.Engine != DefaultEngine && c.Engine != EngineEmu {
+		return c.fail("engine", "%q is not supported (allowed: %s, %s)", c.Engine, DefaultEngine, EngineEmu)
 	}
 	if c.Duration <= 0 {
 		return c.fail("duration", "%v: must be > 0", c.Duration)

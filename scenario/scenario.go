@@ -76,6 +76,11 @@ type Flow struct {
 	Record     bool    // cbr: per-packet records in the result
 }
 
+// Starlink returns the resolved Starlink profile of a validated scenario
+// with profile starlink (city and overrides applied), nil otherwise. The live
+// emulator rebuilds the path from it on the wall clock.
+func (s *Scenario) Starlink() *profile.StarlinkProfile { return s.starlink }
+
 // Disciplines lists the queue disciplines of a fixed link.
 var Disciplines = []string{"droptail"}
 

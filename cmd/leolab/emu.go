@@ -238,13 +238,7 @@ func scenarioRun(sc *scenario.Scenario, own bool) (emu.RunConfig, error) {
 	if err != nil {
 		return emu.RunConfig{}, err
 	}
-	opt := emu.SpecOptions{OwnTransport: own}
-	if sc.Path.Profile == "starlink" {
-		if opt.Starlink, err = profile.Starlink(sc.Path.City, sc.Path.Overrides); err != nil {
-			return emu.RunConfig{}, fmt.Errorf("emu: %s: %w", sc.File, err)
-		}
-	}
-	rc, err := emu.FromSpec(spec, opt)
+	rc, err := emu.FromSpec(spec, emu.SpecOptions{Starlink: sc.Starlink(), OwnTransport: own})
 	if err != nil {
 		return emu.RunConfig{}, badInput("%s: %v", sc.File, err)
 	}
