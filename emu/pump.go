@@ -95,7 +95,7 @@ func (pu *pump) run() {
 		}
 		got := 0
 		for i := range pu.ways {
-			got += pu.ingest(&pu.ways[i], now)
+			got += pu.ingest(&pu.ways[i])
 		}
 		if now >= pu.nextSample {
 			pu.sample(now)
@@ -152,12 +152,17 @@ func (pu *pump) write(w *way, p *packet.Packet, due time.Duration) {
 	pu.free(p)
 }
 
-// ingest reads up to readBatch packets from w's TUN and enqueues them at now.
-func (pu *pump) ingest(w *way, now time.Duration) int {
+// ingest reads up to readBatch packets from w's TUN and enqueues each at
+// the time of its read(2) call: the latest instant known to precede its
+// taking, and after its arrival unless it arrived during the call (the
+// loop's earlier time would let a packet written after the loop read the
+// clock enter the link before it was sent).
+func (pu *pump) ingest(w *way) int {
 	n := 0
 	for ; n < readBatch; n++ {
 		i := pu.slab.get()
 		buf := pu.slab.bufs[i]
+		now := pu.now()
 		m, _, e := unix.RawSyscall(unix.SYS_READ, uintptr(w.in), uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
 		if e != 0 || m == 0 {
 			pu.slab.put(i)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/netip"
+	"sync/atomic"
 	"time"
 
 	"github.com/leolab/leolab/packet"
@@ -32,7 +33,7 @@ const (
 	// serves in 1.33 ms frames anyway). A real-time thread spinning
 	// through gaps this short would hold its core for good and trip the
 	// kernel's RT throttling (a 50 ms stall every second).
-	cbrNoSpinGap = 4 * cbrSpin
+	cbrNoSpinGap = 2 * cbrSpin
 	// cbrBatch bounds the datagrams of one sendmmsg(2) (the kernel's
 	// UIO_MAXIOV is 1024; 64 is ~1 ms at 1 Gbit/s).
 	cbrBatch = 64
@@ -110,16 +111,13 @@ func RunCBR(ctx context.Context, epoch time.Time, c CBR) (*CBRReport, error) {
 	}
 	defer tx.Close()
 	rep := &CBRReport{OWD: NewHist(0), SendLate: NewHist(0)}
-	end := epoch.Add(c.Start + c.Duration)
-	if err := rx.SetReadDeadline(end.Add(c.Drain)); err != nil {
-		return nil, err
-	}
-	stop := context.AfterFunc(ctx, func() { rx.SetReadDeadline(time.Now()) })
-	defer stop()
+	var stop atomic.Bool
+	cancel := context.AfterFunc(ctx, func() { stop.Store(true) })
+	defer cancel()
 	rxDone := make(chan error, 1)
 	var series []result.Interval
 	go func() {
-		s, err := c.receive(rx, epoch, rep)
+		s, err := c.receive(rx, epoch, &stop, rep)
 		series = s
 		rxDone <- err
 	}()

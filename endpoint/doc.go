@@ -7,9 +7,10 @@
 // constant-bit-rate UDP flows that measure per-packet one-way delay (both
 // namespaces share the machine's clock).
 //
-// The timing-critical threads (CBR sender, transport loops) run SCHED_FIFO
-// below the emulator's pump, so a loaded host's normal threads cannot delay
-// them by a time slice. Limitation: the transport's datagrams carry no ECN
+// The timing-critical threads run on locked threads at raised priority, so
+// a loaded host's normal threads cannot delay them by a time slice: the
+// transport loops SCHED_FIFO below the emulator's pump, the CBR sender and
+// receiver (which run at up to line rate) at nice -20. Limitation: the transport's datagrams carry no ECN
 // (the sockets neither set ECT nor read the TOS byte). It also holds Hist, the microsecond-resolution histogram these
 // endpoints and the emulator's pump use to report delays and timing errors.
 //

@@ -63,3 +63,45 @@ func (b *batch) flush(rc syscall.RawConn) error {
 	}
 	return serr
 }
+
+// rbatch receives up to its size of datagrams, each with its control
+// messages, in one recvmmsg(2).
+type rbatch struct {
+	bufs, oobs [][]byte
+	iov        []unix.Iovec
+	hdrs       []unix.Mmsghdr
+}
+
+func newRBatch(max, size, oobSize int) *rbatch {
+	b := &rbatch{bufs: make([][]byte, max), oobs: make([][]byte, max), iov: make([]unix.Iovec, max), hdrs: make([]unix.Mmsghdr, max)}
+	for i := range b.bufs {
+		b.bufs[i] = make([]byte, size)
+		b.oobs[i] = make([]byte, oobSize)
+		b.iov[i].Base = &b.bufs[i][0]
+		b.iov[i].SetLen(size)
+		b.hdrs[i].Hdr.Iov = &b.iov[i]
+		b.hdrs[i].Hdr.SetIovlen(1)
+		b.hdrs[i].Hdr.Control = &b.oobs[i][0]
+	}
+	return b
+}
+
+// recv reads the queued datagrams (at most the batch) without blocking and
+// returns how many it got.
+func (b *rbatch) recv(fd int) int {
+	for i := range b.hdrs {
+		b.hdrs[i].Hdr.SetControllen(len(b.oobs[i]))
+		b.hdrs[i].Hdr.Flags = 0
+	}
+	n, _, e := unix.Syscall6(unix.SYS_RECVMMSG, uintptr(fd), uintptr(unsafe.Pointer(&b.hdrs[0])), uintptr(len(b.hdrs)), unix.MSG_DONTWAIT, 0, 0)
+	if e != 0 {
+		return 0
+	}
+	return int(n)
+}
+
+// msg returns datagram i of the last recv and its control messages.
+func (b *rbatch) msg(i int) (data, oob []byte) {
+	h := &b.hdrs[i]
+	return b.bufs[i][:h.Len], b.oobs[i][:h.Hdr.Controllen]
+}

@@ -7,34 +7,44 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// senderPriority is the SCHED_FIFO priority (sched(7): 1–99) of the
-// endpoints' timing-critical threads (CBR sender, transport loops): above
-// every normal thread, so the build jobs of a shared host cannot delay a
-// send by a time slice (tens of ms), and below the emulator's pump (10),
-// which must preempt them. They sleep between sends and spin only briefly;
-// the kernel's RT throttling (sched_rt_runtime_us) bounds a runaway.
-const senderPriority = 5
+// senderNice is the nice value (setpriority(2), per thread on Linux) of
+// the endpoints' timing-critical threads (CBR sender and receiver,
+// transport loops): at -20 a thread weighs ~87x a normal one (kernel
+// sched_prio_to_weight), so the build jobs of a shared host delay its
+// wake-ups by microseconds instead of a time slice. Not SCHED_FIFO: with
+// the pump already real-time, real-time endpoints spinning or receiving at
+// hundreds of Mbit/s on a 2-core host exhaust the kernel's RT budget
+// (sched_rt_runtime_us, 95%) and get every real-time thread, the pump
+// included, throttled for ~50 ms.
+const senderNice = -20
+
+// transportPriority is the SCHED_FIFO priority (sched(7): 1–99) of the
+// transport's sender and receiver loops: below the emulator's pump (10),
+// above every normal thread. Their pacing and timer wake-ups then have the
+// precision of the kernel's own hrtimer-driven TCP pacing (microseconds,
+// not a loaded host's time slices), which BBR's bandwidth probing on the
+// demand-allocated Starlink link depends on. They sleep between wake-ups
+// and spin at most DefaultTransportSpin; the CBR endpoints, which write
+// and read at up to line rate, stay at senderNice.
+const transportPriority = 5
+
+// lockFIFO locks the calling goroutine to its thread and makes the thread
+// SCHED_FIFO at transportPriority with a 1 ns timer slack (falling back to
+// lockRealtime's nice -20 without the privilege). The returned func
+// restores the thread and unlocks it; the bool reports SCHED_FIFO.
+func lockFIFO() (restore func(), fifo bool) {
+	unlock, _ := lockRealtime()
+	fifo = setScheduler(unix.SCHED_FIFO, transportPriority) == nil
+	return func() {
+		if fifo {
+			_ = setScheduler(schedOther, 0)
+		}
+		unlock()
+	}, fifo
+}
 
 // schedOther is SCHED_OTHER, the normal policy (include/uapi/linux/sched.h).
 const schedOther = 0
-
-// lockRealtime locks the calling goroutine to its thread, makes the thread
-// SCHED_FIFO at senderPriority (best effort: without the privilege it stays
-// normal) with a 1 ns timer slack (prctl(2); the default 50 µs would
-// dominate short sleeps). The returned func restores the thread and
-// unlocks it. It reports whether the thread is real-time.
-func lockRealtime() (restore func(), realtime bool) {
-	runtime.LockOSThread()
-	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
-	realtime = setScheduler(unix.SCHED_FIFO, senderPriority) == nil
-	return func() {
-		if realtime {
-			_ = setScheduler(schedOther, 0)
-		}
-		_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0)
-		runtime.UnlockOSThread()
-	}, realtime
-}
 
 // setScheduler is sched_setscheduler(2) on the calling thread.
 func setScheduler(policy int, priority int32) error {
@@ -44,4 +54,25 @@ func setScheduler(policy int, priority int32) error {
 		return e
 	}
 	return nil
+}
+
+// lockRealtime locks the calling goroutine to its thread, raises the
+// thread's priority to senderNice (best effort: without the privilege it
+// stays as it is) and sets a 1 ns timer slack (prctl(2); the default 50 µs
+// would dominate short sleeps). The returned func restores the thread and
+// unlocks it. It reports whether the priority was raised.
+func lockRealtime() (restore func(), raised bool) {
+	runtime.LockOSThread()
+	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
+	tid := unix.Gettid()
+	old, err := unix.Getpriority(unix.PRIO_PROCESS, tid)
+	raised = err == nil && unix.Setpriority(unix.PRIO_PROCESS, tid, senderNice) == nil
+	return func() {
+		if raised {
+			// getpriority(2) returns 20 - nice.
+			_ = unix.Setpriority(unix.PRIO_PROCESS, tid, 20-old)
+		}
+		_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0)
+		runtime.UnlockOSThread()
+	}, raised
 }

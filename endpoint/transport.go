@@ -68,7 +68,7 @@ type TransportReport struct {
 	// LocalDrops counts datagrams the sender's or receiver's socket
 	// refused (full buffer); BadDatagrams those that did not decode.
 	LocalDrops, BadDatagrams int64
-	// Realtime: the sender's thread ran SCHED_FIFO.
+	// Realtime: the sender's thread ran SCHED_FIFO (transportPriority).
 	Realtime bool
 }
 

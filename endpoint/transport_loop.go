@@ -65,7 +65,7 @@ func newTxLoop(f *Transport, epoch time.Time, s *rawUDP, ctrl *rttRecorder, rep 
 
 // run sends from Start to Start+Duration or until stop is set.
 func (l *txLoop) run(stop *atomic.Bool) {
-	restore, rt := lockRealtime()
+	restore, rt := lockFIFO()
 	defer restore()
 	l.rep.Realtime = rt
 	end := l.f.Start + l.f.Duration
@@ -167,7 +167,7 @@ func newRxLoop(f *Transport, epoch time.Time, s *rawUDP) *rxLoop {
 // and its ACKs sent before the next is read, so the ACK policy (every
 // second segment, quick ACKs, delayed-ACK timer) is the simulator's.
 func (l *rxLoop) run(done *atomic.Bool) {
-	restore, _ := lockRealtime()
+	restore, _ := lockFIFO()
 	defer restore()
 	for !done.Load() {
 		now := l.clk.now()
