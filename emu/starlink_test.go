@@ -178,18 +178,7 @@ func TestLiveHeadDropBurst(t *testing.T) {
 	needEmu(t)
 	const size, n = 1400, 3000
 	p := mustStarlink(t, map[string]any{"pop.enabled": false})
-	e, sched := starlinkEmu(t, p, 0)
-	start := quietStart(e, sched, time.Second)
-	line := 100e9 // far above anything the host can write: back-to-back
-	dur := time.Duration(float64(n*size*8) / line * float64(time.Second))
-	rep := cbr(t, e, true, 5302, endpoint.CBR{RateBps: line, Size: size, Start: start, Duration: dur, Drain: 500 * time.Millisecond})
-	st, err := e.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Sent != n {
-		t.Fatalf("sent %d packets, want %d", rep.Sent, n)
-	}
+	rep, st := lineRateBurst(t, p, n, size)
 	first, last := sentSpan(rep.Trace)
 	// A packet left the link during the burst if it arrived before the
 	// burst's end plus the base one-way delay.
@@ -207,8 +196,10 @@ func TestLiveHeadDropBurst(t *testing.T) {
 	}
 	lost := n - int(rep.Received)
 	const random = 10 // binomial(1500, 3e-4) stays far below
-	if d := lost + served - (n - limit); d < -random || d > grant+random {
-		t.Errorf("lost %d + served during the burst %d = %d, want %d (+%d frame grant)", lost, served, lost+served, n-limit, grant)
+	// Slack of one frame's grant either way: a packet served just before
+	// the cut may still wait up to a frame for its TDMA slot.
+	if d := lost + served - (n - limit); d < -grant-random || d > grant+random {
+		t.Errorf("lost %d + served during the burst %d = %d, want %d ± %d (a frame's grant)", lost, served, lost+served, n-limit, grant)
 	}
 	if lateOld > grant {
 		t.Errorf("%d packets older than the newest %d delivered after the burst: not head drop", lateOld, limit+grant)
@@ -226,6 +217,41 @@ func TestLiveHeadDropBurst(t *testing.T) {
 	}
 	t.Logf("burst %v, served during it %d, lost %d, old ones delivered after it %d; drops %+v; TUN drops %v",
 		last-first, served, lost, lateOld, st.Links[1].Drops, st.TUNDrops)
+}
+
+// maxBurst bounds the time the host may take to write the 3000-packet
+// burst for it to count as one line-rate burst: a stall in the middle
+// (the sender descheduled, a hypervisor's steal time) lets the link drain
+// the buffer and changes the loss count. Observed: 5–9 ms normally, ~60 ms
+// on a stall.
+const maxBurst = 20 * time.Millisecond
+
+// lineRateBurst sends n back-to-back packets into the idle downlink of p and
+// returns the traced flow and the pump's figures. It retries (fresh
+// emulator) when the host stalled mid-burst, and skips after three stalls.
+func lineRateBurst(t *testing.T, p *profile.StarlinkProfile, n, size int) (*endpoint.CBRReport, *Stats) {
+	line := 100e9 // far above anything the host can write: back-to-back
+	dur := time.Duration(float64(n*size*8) / line * float64(time.Second))
+	var took []time.Duration
+	for range 3 {
+		e, sched := starlinkEmu(t, p, 0)
+		start := quietStart(e, sched, time.Second)
+		rep := cbr(t, e, true, 5302, endpoint.CBR{RateBps: line, Size: size, Start: start, Duration: dur, Drain: 500 * time.Millisecond})
+		st, err := e.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Sent != int64(n) {
+			t.Fatalf("sent %d packets, want %d", rep.Sent, n)
+		}
+		first, last := sentSpan(rep.Trace)
+		if last-first <= maxBurst {
+			return rep, st
+		}
+		took = append(took, last-first)
+	}
+	t.Skipf("skipping: the host stalled in the middle of every burst (took %v, want <= %v)", took, maxBurst)
+	return nil, nil
 }
 
 // Acceptance 2 (reconfiguration outage, live): delivery stops for 45 ms
