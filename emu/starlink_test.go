@@ -150,9 +150,8 @@ func TestLiveAllocationRamp(t *testing.T) {
 	if back < 0 || back > 250*time.Millisecond+sample {
 		t.Errorf("allocation back at base %v after the stop, want <= 250 ms", back)
 	}
-	t.Logf("offered %.0f Mbit/s over %v", float64(rep.Sent*size*8)/(stop-start).Seconds()/1e6, stop-start)
-	t.Logf("base %.1f Mbit/s; first 20 ms %.1f Mbit/s; 3.2x base after %v; back at base %v after the stop; sent %d received %d; send late p99 %v; release p99 %v",
-		base/1e6, rate(tr, size, first, first+20*time.Millisecond)/1e6, reach, back, rep.Sent, rep.Received,
+	t.Logf("offered %.0f Mbit/s over %v; base %.1f Mbit/s; first 20 ms %.1f Mbit/s; 3.2x base after %v; back at base %v after the stop; sent %d received %d; send late p99 %v; release p99 %v",
+		float64(rep.Sent*size*8)/(stop-start).Seconds()/1e6, stop-start, base/1e6, rate(tr, size, first, first+20*time.Millisecond)/1e6, reach, back, rep.Sent, rep.Received,
 		rep.SendLate.Quantile(0.99), st.ReleaseP99)
 }
 
