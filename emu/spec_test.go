@@ -12,7 +12,6 @@ import (
 
 	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/netsim"
-	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
 )
@@ -35,13 +34,7 @@ func liveConfig(tb testing.TB, sc *scenario.Scenario, own bool) (netsim.Spec, Ru
 	if err != nil {
 		tb.Fatal(err)
 	}
-	opt := SpecOptions{OwnTransport: own}
-	if sc.Path.Profile == "starlink" {
-		if opt.Starlink, err = profile.Starlink(sc.Path.City, sc.Path.Overrides); err != nil {
-			tb.Fatal(err)
-		}
-	}
-	rc, err := FromSpec(spec, opt)
+	rc, err := FromSpec(spec, SpecOptions{Starlink: sc.Starlink(), OwnTransport: own})
 	if err != nil {
 		tb.Fatal(err)
 	}
