@@ -4,8 +4,8 @@ import (
 	"context"
 	"testing"
 
-	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/campaign"
+	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/emu/netns"
 )
 
