@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,7 +12,6 @@ import (
 
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/emu/netns"
-	"github.com/leolab/leolab/iperf"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
@@ -186,20 +184,10 @@ func runEmu(cmd *cobra.Command, f *emuFlags) error {
 		return err
 	}
 	res.Version = versionString()
-	if f.iperfDir != "" {
-		paths, err := iperf.WriteDir(f.iperfDir, *res)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d iperf3 JSON files to %s\n", len(paths), f.iperfDir)
+	if err := writeResult(cmd, res, f.iperfDir, f.json); err != nil || f.json {
+		return err
 	}
 	out := cmd.OutOrStdout()
-	if f.json {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
-	}
-	printResult(out, res)
 	in := res.Instrument
 	fmt.Fprintf(out, "pump: %.0f packets, release error p50 %.1f µs p99 %.1f µs max %.0f µs, TUN drops %.0f/%.0f, realtime %v\n",
 		in["pump_packets"], in["release_err_p50_us"], in["release_err_p99_us"], in["release_err_max_us"],

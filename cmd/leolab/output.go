@@ -1,11 +1,14 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
 
+	"github.com/leolab/leolab/iperf"
 	"github.com/leolab/leolab/result"
+	"github.com/spf13/cobra"
 )
 
 // printResult writes the human-readable summary of a run.
@@ -38,4 +41,24 @@ func printResult(out io.Writer, r *result.Result) {
 		fmt.Fprintf(out, "fairness over %.0f–%.0fs: Jain %.3f, max–min %.3f\n",
 			r.Fairness.WindowStartS, r.Fairness.WindowEndS, r.Fairness.Jain, r.Fairness.MaxMin)
 	}
+}
+
+// writeResult writes a run's iperf3 logs when asked, then the result as JSON
+// or as the human table (sim and emu share it).
+func writeResult(cmd *cobra.Command, res *result.Result, iperfDir string, asJSON bool) error {
+	if iperfDir != "" {
+		paths, err := iperf.WriteDir(iperfDir, *res)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d iperf3 JSON files to %s\n", len(paths), iperfDir)
+	}
+	out := cmd.OutOrStdout()
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(res)
+	}
+	printResult(out, res)
+	return nil
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"time"
 
-	"github.com/leolab/leolab/iperf"
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/scenario"
 	"github.com/spf13/cobra"
@@ -84,21 +82,7 @@ func runSim(cmd *cobra.Command, sc *scenario.Scenario, f *simFlags) error {
 	}
 	res.WallS = time.Since(start).Seconds()
 	res.Version = versionString()
-	if f.iperfDir != "" {
-		paths, err := iperf.WriteDir(f.iperfDir, *res)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "wrote %d iperf3 JSON files to %s\n", len(paths), f.iperfDir)
-	}
-	out := cmd.OutOrStdout()
-	if f.json {
-		enc := json.NewEncoder(out)
-		enc.SetIndent("", "  ")
-		return enc.Encode(res)
-	}
-	printResult(out, res)
-	return nil
+	return writeResult(cmd, res, f.iperfDir, f.json)
 }
 
 func isTerminal(f *os.File) bool {
