@@ -55,9 +55,9 @@ func TestPoolFailure(t *testing.T) {
 	ctx := context.Background()
 	st := openTemp(t)
 	runs := mustExpand(t, smallCampaign)[:3]
-	runs[1].Engine = "emu"
+	runs[1].Engine = "ns3" // no such engine: the run fails
 	sum, err := Execute(ctx, runs, st, Pool{Workers: 2}, Options{})
-	if err == nil || !strings.Contains(err.Error(), "1 of 3 runs failed") || !strings.Contains(err.Error(), `engine "emu"`) {
+	if err == nil || !strings.Contains(err.Error(), "1 of 3 runs failed") || !strings.Contains(err.Error(), `engine "ns3"`) {
 		t.Fatalf("err %v", err)
 	}
 	if sum.Ran != 2 || sum.Failed != 1 {
