@@ -147,6 +147,7 @@ type Cubic struct {
 	delivered int64
 	hy        hystart
 	hpp       hystartPP
+	rtos      int // retransmission timeouts seen
 }
 
 func newCubic(o options) *Cubic {
@@ -250,13 +251,28 @@ func (c *Cubic) OnRTO(now time.Duration) {
 	if c.ep.OnRTO() {
 		c.reduce()
 	}
+	c.rtos++
 	c.cwnd = lossWindowSegments * c.mss
 	c.ai.Reset()
-	c.fn = function{}
+	c.fn = function{kShrink: c.fn.kShrink}
 	c.delayMin = 0
 	c.hy.found = false
 	c.hy.reset(now, c.delivered)
 	c.hpp.finish()
+}
+
+// SetKScale makes K, the time the cubic curve of an epoch takes to climb
+// back to W_max, scale·K for the epochs that start from now on; an epoch
+// already running keeps its K. CUBIC never calls it (scale 1). It is the
+// hook for SaTCP, whose kernel module starts epochs inside a
+// handover-warned window with K − K·8/9 = K/9 (XuyangCaoUCSD/LeoEM
+// emulation_stage/satcp/tcp_cubic.c, bictcp_update). scale must be in
+// (0, 1]. It is cheap enough to call on every ACK.
+func (c *Cubic) SetKScale(scale float64) {
+	if !(scale > 0 && scale <= 1) {
+		panic(fmt.Sprintf("leolab BUG: cubic K scale %v outside (0, 1]", scale))
+	}
+	c.fn.kShrink = 1 - scale
 }
 
 // CWnd returns the congestion window in bytes.
@@ -268,8 +284,9 @@ func (c *Cubic) PacingRate() float64 { return 0 }
 // Inspect reports cwnd_bytes, ssthresh_bytes (absent while infinite),
 // w_max_bytes, k_s, cnt (ACKed segments per one-segment increase),
 // reno_cwnd_bytes (the Reno-friendly estimate), delay_min_ms,
-// hystart_found, css (HyStart++ conservative slow start, 0/1) and phase:
-// 0 slow start (including CSS), 1 congestion avoidance, 2 recovery.
+// hystart_found, css (HyStart++ conservative slow start, 0/1), rtos (the
+// retransmission timeouts so far, cumulative) and phase: 0 slow start
+// (including CSS), 1 congestion avoidance, 2 recovery.
 func (c *Cubic) Inspect() map[string]float64 {
 	mss := float64(c.mss)
 	m := map[string]float64{
@@ -281,6 +298,7 @@ func (c *Cubic) Inspect() map[string]float64 {
 		"delay_min_ms":    float64(c.delayMin) / float64(time.Millisecond),
 		"hystart_found":   b2f(c.hy.found),
 		"css":             b2f(c.hpp.css),
+		"rtos":            float64(c.rtos),
 		"phase":           float64(reno.TracePhase(c.ep.Phase(), c.cwnd < c.ssthresh)),
 	}
 	if c.ssthresh < reno.InfiniteSSThresh {

@@ -159,6 +159,67 @@ func TestRTO(t *testing.T) {
 	}
 }
 
+// TestKScale: with SetKScale(1/9) the epoch after a loss gets K/9, K =
+// ∛((W_max − cwnd)/C) (RFC 9438 eq. 2 with Linux's cwnd at the epoch
+// start), and the window is back at W_max about K/9 later, where plain
+// CUBIC is still C·(K − K/9)³ below it. An epoch already running keeps its
+// K; the scale survives an RTO; the RTO is counted in Inspect's rtos.
+func TestKScale(t *testing.T) {
+	const w0 = 1000
+	var at [2]float64 // cwnd (segments) one K/9 after the epoch start
+	var k [2]float64
+	for i, scale := range []float64{1, 1.0 / 9} {
+		var f flow
+		c := inAvoidance(w0, &f)
+		c.SetKScale(scale)
+		f.loseN(c, 1) // W_max = 1000, cwnd = β·1000
+		w := segs(c)
+		f.round(c, false) // the first avoidance ACK starts the epoch
+		k[i] = math.Cbrt((w0 - w) / rfcC)
+		if got := c.Inspect()["k_s"]; math.Abs(got-scale*k[i]) > 1e-9 {
+			t.Fatalf("scale %.3f: K %v s, want %v", scale, got, scale*k[i])
+		}
+		end := c.fn.epochStart + time.Duration(k[i]/9*float64(time.Second))
+		for f.now < end {
+			f.round(c, false)
+		}
+		at[i] = segs(c)
+	}
+	t.Logf("K %.2f s; at K/9 = %.2f s: %.1f segments with K, %.1f with K/9", k[0], k[0]/9, at[0], at[1])
+	// The target runs one min_rtt ahead and cnt ≥ 2 caps growth at 1.5×
+	// per round: within 1% of W_max at t = K/9.
+	if at[1] < 0.99*w0 || at[1] > 1.01*w0 {
+		t.Errorf("K/9: %.1f segments at K/9, want W_max %d ±1%%", at[1], w0)
+	}
+	// Plain CUBIC at K/9 (+ one round of lead) is on the concave part.
+	below := rfcC * math.Pow(k[0]-k[0]/9-2*testRTT.Seconds(), 3)
+	if at[0] > w0-below {
+		t.Errorf("K: %.1f segments at K/9, want ≤ W_max − %.0f", at[0], below)
+	}
+	var f flow
+	c := inAvoidance(w0, &f)
+	f.loseN(c, 1)
+	f.round(c, false)
+	kRun := c.fn.k
+	c.SetKScale(1.0 / 9)
+	f.round(c, false)
+	kAfter := c.fn.k
+	c.OnRTO(f.now)
+	if kAfter != kRun || c.fn.kShrink != 1-1.0/9 || c.Inspect()["rtos"] != 1 {
+		t.Errorf("running epoch K %v → %v, shrink after RTO %v, rtos %v", kRun, kAfter, c.fn.kShrink, c.Inspect()["rtos"])
+	}
+	for _, bad := range []float64{0, -1, 1.5, math.NaN()} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("SetKScale(%v) accepted", bad)
+				}
+			}()
+			c.SetKScale(bad)
+		}()
+	}
+}
+
 // TestIdleShiftsEpoch: a send with nothing in flight after an idle period
 // shifts the epoch by the idle time (Linux CA_EVENT_TX_START).
 func TestIdleShiftsEpoch(t *testing.T) {

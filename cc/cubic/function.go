@@ -19,6 +19,9 @@ type function struct {
 	epochStart time.Duration // first ACK in avoidance after a reduction
 	ackCnt     int           // bytes ACKed since the Reno estimate last grew
 	renoCWnd   int           // tcp_cwnd: the Reno-friendly window, bytes
+	// kShrink is the fraction of K removed at an epoch start (0 for
+	// CUBIC): the owner's knob, kept across resets (see Cubic.SetKScale).
+	kShrink float64
 }
 
 // update is Linux's bictcp_update: compute cnt for a window of cwnd bytes
@@ -42,6 +45,7 @@ func (f *function) update(now time.Duration, cwnd, acked, mss int, delayMin time
 			f.k, f.origin = 0, w
 		} else {
 			f.k, f.origin = math.Cbrt((f.wMax-w)/cubicC), f.wMax
+			f.k -= f.k * f.kShrink
 		}
 	}
 	t := (now - f.epochStart + delayMin).Seconds()
