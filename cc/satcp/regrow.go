@@ -8,9 +8,9 @@ import (
 	"github.com/leolab/leolab/cc/reno"
 )
 
-// OnRTO: inside a warned window CUBIC's state is kept (it never sees the
-// RTO) and the loss window applies to the regrowth here; outside, CUBIC
-// handles the RTO as always.
+// OnRTO: inside a warned window CUBIC never sees the RTO, so its state,
+// cwnd and ssthresh are kept; with keep_cwnd = 0 the loss window applies
+// to the regrowth here. Outside, CUBIC handles the RTO as always.
 func (s *SaTCP) OnRTO(now time.Duration) {
 	s.rtos++
 	if s.flag = s.warned(now); !s.flag {
@@ -19,6 +19,9 @@ func (s *SaTCP) OnRTO(now time.Duration) {
 		return
 	}
 	s.skipped++
+	if s.keep {
+		return // the transport retransmits within the kept window
+	}
 	if !s.active {
 		s.active = true
 		s.cwnd = s.inner.CWnd()

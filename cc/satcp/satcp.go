@@ -1,31 +1,40 @@
 // Package satcp owns SaTCP ("satcp"), the link-layer informed CUBIC of
-// X. Cao and X. Zhang, INFOCOM'23, as its authors implement it in
-// XuyangCaoUCSD/LeoEM emulation_stage/satcp (a modified Linux
-// tcp_cubic.c with a netlink handover flag set by report_relay.c).
+// X. Cao and X. Zhang, INFOCOM'23, after its authors' kernel module in
+// XuyangCaoUCSD/LeoEM emulation_stage/satcp (a modified Linux tcp_cubic.c
+// with a netlink handover flag set by report_relay.c).
 //
 // Outside warned windows SaTCP is this repository's CUBIC (cc/cubic,
 // wrapped unchanged). A handover warning comes from the path's
 // reconfiguration schedule (cc.Config.Schedule): for each boundary b,
 // predicted as b + e with e drawn uniformly from [−error_s, error_s], the
 // flag is up during [b+e−lead_s, b+e−lead_s+duration_s] (the report is sent
-// T_earlier = 0.5 s early and the inhibition lasts D = 2.3 s). An RTO
-// inside the window does not reset CUBIC's state (bictcp_state skips
-// bictcp_reset in TCP_CA_Loss): W_max, the epoch, delay_min and HyStart
-// survive. The loss window still applies as in Linux tcp_enter_loss: cwnd
-// 1 segment, ssthresh β·cwnd, slow start to it, and the cubic epoch that
-// follows, if it starts inside the window, reaches W_max in K/9 instead of
-// K (bictcp_update: bic_K −= bic_K·8/9).
+// T_earlier = 0.5 s early and the inhibition lasts D = 2.3 s). Inside the
+// window:
 //
-// Params: lead_s, duration_s, error_s, and CUBIC's (see cc/cubic).
-// Without a schedule no warning is ever raised and SaTCP is CUBIC.
+//   - A cubic epoch that starts (after fast recovery or a warned RTO)
+//     reaches W_max in K/9 instead of K (tcp_cubic.c bictcp_update:
+//     bic_K −= bic_K·8/9), through cubic.Cubic.SetKScale.
+//   - keep_cwnd = 1 (default): an RTO resets nothing. cwnd, ssthresh and
+//     CUBIC's state (W_max, epoch, delay_min, HyStart) stay as they were and
+//     the transport only retransmits, within the kept window; CUBIC does
+//     not grow until the timeout's repair ends. This reads issue 4's "skips
+//     the RTO/loss state reset for the warned window" as the RTO's whole
+//     reset: the warning says the loss is the handover's, not congestion.
+//   - keep_cwnd = 0: the kernel module's behaviour. bictcp_state skips
+//     bictcp_reset on TCP_CA_Loss, so W_max, the epoch, delay_min and
+//     HyStart survive, but Linux's tcp_enter_loss (outside the module)
+//     still applies: cwnd 1 segment, ssthresh β·cwnd, slow start to it,
+//     then the K/9 epoch toward the kept W_max.
 //
-// Departure: the wrapped CUBIC's state is not reachable from here, so the
-// regrowth after a warned RTO runs in this wrapper (its own slow start and
-// cubic curve toward the saved W_max) while the inner CUBIC, which never
-// saw the RTO, waits at its pre-RTO window; control returns to it when the
-// regrowth reaches that window. The kernel's K/9 also applies to epochs
-// after fast recovery in the window; that case needs a hook in cc/cubic and
-// is not modelled (fast recovery behaves as CUBIC's).
+// Params: keep_cwnd, lead_s, duration_s, error_s, and CUBIC's (see
+// cc/cubic). Without a schedule no warning is ever raised and SaTCP is
+// CUBIC.
+//
+// Departure (keep_cwnd = 0): the wrapped CUBIC's window is not reachable
+// from here, so the regrowth after a warned RTO runs in this wrapper (its
+// own slow start and cubic curve toward the saved W_max) while the inner
+// CUBIC, which never saw the RTO, waits at its pre-RTO window; control
+// returns to it when the regrowth reaches that window.
 package satcp
 
 import (
@@ -59,6 +68,10 @@ const (
 	smallIncCnt = 100
 	// lossWindowSegs: cwnd after an RTO (Linux tcp_enter_loss).
 	lossWindowSegs = 1
+	// defKeepCWnd: an RTO in a warned window keeps cwnd and ssthresh
+	// (issue 4 Build, SaTCP: "skips the RTO/loss state reset for the
+	// warned window"); 0 is the LeoEM module's tcp_enter_loss window.
+	defKeepCWnd = 1
 )
 
 // SaTCP is one flow's controller.
@@ -71,6 +84,7 @@ type SaTCP struct {
 	err   time.Duration
 	rng   *rand.Rand
 	fc    bool // fast convergence, as the wrapped CUBIC
+	keep  bool // keep_cwnd: a warned RTO resets nothing
 
 	win     [2]time.Duration // current warned window [start, end]
 	winFor  time.Duration    // its boundary; valid if haveWin
@@ -96,7 +110,8 @@ type SaTCP struct {
 var _ cc.Inspector = (*SaTCP)(nil)
 
 func init() {
-	params := map[string]float64{"lead_s": defLead.Seconds(), "duration_s": defDuration.Seconds(), "error_s": 0}
+	params := map[string]float64{"lead_s": defLead.Seconds(), "duration_s": defDuration.Seconds(), "error_s": 0,
+		"keep_cwnd": defKeepCWnd}
 	ci, ok := cc.Lookup("cubic")
 	if !ok {
 		panic("leolab BUG: satcp needs cubic registered")
@@ -106,7 +121,7 @@ func init() {
 	}
 	cc.Register(cc.Info{
 		Name:        "satcp",
-		Description: "SaTCP: CUBIC that keeps its state through RTOs in handover-warned windows and regrows with K/9",
+		Description: "SaTCP: CUBIC told of handovers; in a warned window an RTO keeps cwnd, ssthresh and CUBIC state (keep_cwnd=0: only CUBIC state, as LeoEM) and epochs regrow with K/9",
 		Source:      "Cao & Zhang, SaTCP, IEEE INFOCOM 2023; XuyangCaoUCSD/LeoEM emulation_stage/satcp/tcp_cubic.c",
 		Params:      params,
 		New:         func(cfg cc.Config) (cc.Controller, error) { return New(cfg) },
@@ -122,6 +137,12 @@ func New(cfg cc.Config) (*SaTCP, error) {
 	s := &SaTCP{inner: inner, mss: cfg.MSS, sched: cfg.Schedule, rng: cfg.Rand,
 		lead: secs(cfg.Param("lead_s", defLead.Seconds())), dur: secs(cfg.Param("duration_s", defDuration.Seconds())),
 		err: secs(cfg.Param("error_s", 0)), fc: cfg.Param("fast_convergence", 1) == 1}
+	switch k := cfg.Param("keep_cwnd", defKeepCWnd); k {
+	case 0, 1:
+		s.keep = k == 1
+	default:
+		return nil, fmt.Errorf("satcp: param keep_cwnd = %v: allowed 0 or 1", k)
+	}
 	if s.lead < 0 || s.dur <= 0 || s.err < 0 || (s.err > 0 && s.rng == nil) {
 		return nil, fmt.Errorf("satcp: lead_s %v and error_s %v must be ≥ 0 and duration_s %v > 0", s.lead, s.err, s.dur)
 	}
@@ -162,10 +183,16 @@ func (s *SaTCP) OnSend(now time.Duration, si cc.SentInfo) {
 	}
 }
 
-// OnAck runs CUBIC and, after a warned RTO, the regrowth toward W_max.
+// OnAck runs CUBIC, whose epochs starting in a warned window get K/9,
+// and, after a warned RTO with keep_cwnd = 0, the regrowth toward W_max.
 func (s *SaTCP) OnAck(now time.Duration, rs *cc.RateSample) {
-	s.inner.OnAck(now, rs)
 	s.flag = s.warned(now)
+	if s.flag {
+		s.inner.SetKScale(kScale)
+	} else {
+		s.inner.SetKScale(1)
+	}
+	s.inner.OnAck(now, rs)
 	if !s.active {
 		return
 	}

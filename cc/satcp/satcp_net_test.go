@@ -5,6 +5,8 @@ package satcp_test
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -15,21 +17,35 @@ import (
 	"github.com/leolab/leolab/scenario"
 )
 
-func run(t *testing.T, cca, overrides string) (*result.Result, *netsim.Spec) {
+// Collapse criterion and run length (issue 4 acceptance 5 as the lead
+// defined it: what the user sees, independent of the cwnd trace).
+const (
+	runFor      = 150 * time.Second
+	ivLen       = 100 * time.Millisecond // result interval = throughput bin
+	rtoWithin   = time.Second            // an RTO in [b, b+1 s]
+	preWindow   = 2 * time.Second        // the pre-boundary mean is over [b−2 s, b]
+	postWindow  = 2 * time.Second        // low bins are counted in [b, b+2 s]
+	lowFraction = 0.5                    // a bin is low below half the pre-boundary mean
+	lowFor      = 500 * time.Millisecond // ≥ 500 ms of low throughput is a collapse
+	warmup      = 5 * time.Second        // boundaries before it are skipped (slow start)
+	mss         = 1448                   // bytes, the transport's default segment
+)
+
+func run(t *testing.T, seed int, flow, overrides string) (*result.Result, *netsim.Spec) {
 	t.Helper()
 	y := fmt.Sprintf(`version: 1
-name: satcp-net-%s
-duration: 150s
-seed: 1
-interval: 100ms
+name: satcp-net
+duration: %v
+seed: %d
+interval: %v
 path:
   profile: starlink
   city: sydney
   direction: downlink
   overrides: %s
 flows:
-  - {cca: %s}
-`, cca, overrides, cca)
+  - %s
+`, runFor, seed, ivLen, overrides, flow)
 	sc, err := scenario.Parse("inline.yaml", []byte(y))
 	if err != nil {
 		t.Fatal(err)
@@ -45,76 +61,214 @@ flows:
 	return res, &spec
 }
 
-// collapses counts RTO-induced collapses: boundaries b after which, within
-// 1 s, the sampled cwnd fell to ≤ 2 segments (only the loss window of an
-// RTO sets it that low; fast recovery keeps β·cwnd) and the 100 ms-binned
-// throughput then stayed below half of the 2 s before b for ≥ 500 ms.
-func collapses(f *result.Flow, spec *netsim.Spec) (n, boundaries int) {
-	const mss = 1448
-	for b := spec.Schedule.Next(5 * time.Second); b+3*time.Second < 150*time.Second; b = spec.Schedule.Next(b + 1) {
-		boundaries++
-		var pre float64
-		var preN, low int
-		rto := false
-		for _, iv := range f.Intervals {
-			t := time.Duration(iv.T * float64(time.Second))
-			switch {
-			case t > b-2*time.Second && t <= b:
-				pre += float64(iv.Bytes)
-				preN++
-			case t > b && t <= b+time.Second:
-				rto = rto || iv.CWndBytes <= 2*mss
-			}
-		}
-		pre /= float64(max(preN, 1))
-		for _, iv := range f.Intervals {
-			if t := time.Duration(iv.T * float64(time.Second)); t > b && t <= b+2*time.Second && float64(iv.Bytes) < pre/2 {
-				low++
-			}
-		}
-		if rto && low >= 5 {
-			n++
-		}
-	}
-	return n, boundaries
+// ivTime is an interval's end.
+func ivTime(iv *result.Interval) time.Duration { return time.Duration(iv.T * float64(time.Second)) }
+
+// boundary is what the user sees around one reconfiguration boundary.
+type boundary struct {
+	rto bool // an RTO in [b, b+1 s]
+	// low is how much of [b, b+2 s] the 100 ms bins below half the
+	// pre-boundary mean cover (a bin straddling b counts its part after b).
+	low      time.Duration
+	lowBins  int  // the same in whole bins, straddling one included
+	collapse bool // rto && low ≥ 500 ms
+	// regain is the number of bins from the one holding the last RTO in
+	// [b, b+2 s] to the first at or above half the pre-boundary mean (−1
+	// without an RTO or without a regain in [b, b+2 s]).
+	regain int
 }
 
-// TestNetCollapses: on the default profile (45 ms outages, queued, not
-// dropped) neither flow times out at 26 ms RTT. With LeoEM-like lossy
-// 250 ms disruptions at the boundaries CUBIC's RTOs collapse its window at
-// most boundaries, and SaTCP's warned windows cover its RTOs (every RTO
-// there skips the state reset). The counts are reported, not compared:
-// SaTCP as its kernel module keeps tcp_enter_loss's 1-segment window, so
-// it collapses as often; what it changes is the regrowth (see
-// TestWarnedRTO), which at CUBIC's ~65-segment windows here is small.
+// boundaries evaluates every boundary b of the run after the warm-up: an
+// RTO in [b, b+1 s] is the controller's cumulative "rtos" growing in an
+// interval that overlaps it; the pre-boundary mean is over [b−2 s, b].
+func boundaries(t *testing.T, f *result.Flow, spec *netsim.Spec) []boundary {
+	var out []boundary
+	for b := spec.Schedule.Next(warmup); b+postWindow+time.Second < runFor; b = spec.Schedule.Next(b + 1) {
+		var pre float64
+		var preN int
+		for i := range f.Intervals {
+			if end := ivTime(&f.Intervals[i]); end > b-preWindow && end <= b {
+				pre += float64(f.Intervals[i].Bytes)
+				preN++
+			}
+		}
+		half := lowFraction * pre / float64(max(preN, 1))
+		bd := boundary{regain: -1}
+		lastRTO, prevRTOs := -1, 0.0
+		for i := range f.Intervals {
+			iv := &f.Intervals[i]
+			end := ivTime(iv)
+			rtos, ok := iv.CC["rtos"]
+			if !ok {
+				t.Fatalf("%s: no rtos in the controller's trace at %v", f.CCA, end)
+			}
+			grew := rtos > prevRTOs
+			prevRTOs = rtos
+			if end <= b || end > b+postWindow {
+				continue
+			}
+			if grew && end-ivLen < b+rtoWithin {
+				bd.rto = true
+			}
+			if grew {
+				lastRTO, bd.regain = i, -1
+			}
+			if float64(iv.Bytes) < half {
+				bd.lowBins++
+				bd.low += end - max(end-ivLen, b)
+			} else if lastRTO >= 0 && bd.regain < 0 {
+				bd.regain = i - lastRTO
+			}
+		}
+		bd.collapse = bd.rto && bd.low >= lowFor
+		out = append(out, bd)
+	}
+	return out
+}
+
+// drops sums the flow's packets dropped on every link (one flow per run).
+func drops(res *result.Result) int64 {
+	var n int64
+	for _, l := range res.Links {
+		d := l.Drops
+		n += d.Head + d.Tail + d.AQM + d.Random + d.Outage + d.Policer
+	}
+	return n
+}
+
+// outcome sums one variant's runs.
+type outcome struct {
+	collapses, boundaries int
+	binCollapses          int       // counting a bin straddling b as a whole
+	regains               []int     // bins, one per boundary with an RTO and a regain
+	mbps                  float64   // mean over the seeds
+	perSeed               []float64 // Mbit/s, by seed
+	retrans, drops, rtos  int64
+	// spurious bounds the retransmissions that repair no drop: an RTO
+	// marks every unSACKed segment lost, at most the largest window seen.
+	spurious int64
+}
+
+func (o *outcome) add(f *result.Flow, res *result.Result, bs []boundary, seeds int) {
+	for _, b := range bs {
+		o.boundaries++
+		if b.collapse {
+			o.collapses++
+		}
+		if b.rto && b.lowBins >= int(lowFor/ivLen) {
+			o.binCollapses++
+		}
+		if b.rto && b.regain >= 0 {
+			o.regains = append(o.regains, b.regain)
+		}
+	}
+	o.mbps += f.ThroughputMbps / float64(seeds)
+	o.perSeed = append(o.perSeed, f.ThroughputMbps)
+	o.retrans += f.Retransmits
+	o.drops += drops(res)
+	o.rtos += f.RTOs
+	maxW := 0
+	for _, iv := range f.Intervals {
+		maxW = max(maxW, iv.CWndBytes)
+	}
+	o.spurious += f.RTOs * int64(maxW/mss)
+}
+
+// median of a slice (sorted in place), −1 when empty.
+func median(v []int) int {
+	if len(v) == 0 {
+		return -1
+	}
+	slices.Sort(v)
+	return v[len(v)/2]
+}
+
+// TestNetCollapses: issue 4 acceptance 5 on the Sydney downlink, with the
+// default profile (45 ms outages, arrivals queued: no RTO at ~30 ms RTT,
+// the 200 ms minimum RTO is never reached) and LeoEM-like 250 ms lossy
+// outages (downlink.outage.drop_arrivals), CUBIC against SaTCP with
+// keep_cwnd = 1 (default) and 0, seeds summed.
+//
+// What SaTCP can change: not when the RTO fires (the transport's timer,
+// identical for both), only the window after it. CUBIC restarts from one
+// segment: reaching half the pre-boundary rate (W/2 per RTT, W ≈ 60
+// segments here) takes log2(W/2) ≈ 5 RTTs ≈ 150 ms, and even with the RTO
+// at the end of its bin, slow start delivers 2^4+2^5+… < W·(100 ms/RTT)/2
+// in the next bin, so CUBIC regains half its rate ≥ 2 bins after the RTO's.
+// With keep_cwnd SaTCP retransmits a whole window at once and is back at
+// W/RTT within one bin. A boundary is a collapse for SaTCP only when the
+// wait for the timer alone (outage plus RTO, with a tail-loss probe lost in
+// the outage pushing it further) keeps the bins low for 500 ms; for CUBIC
+// when that wait plus its ≥ 2-bin regain does. So SaTCP collapses at a
+// subset of the cases and must have fewer, by more than the counts' Poisson
+// noise √(n_cubic + n_satcp) (one standard deviation of the difference
+// were both to collapse at the same rate). How many fewer depends on the
+// transport's RTO timing relative to the outage, not on the controller: it
+// is about half while the RTO fires ~400 ms after b, and only ~1.2σ fewer
+// when a tail-loss probe sent into the outage delays it past b+550 ms.
 func TestNetCollapses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("network run")
 	}
-	for _, c := range []struct{ name, overrides string }{
-		{"default", "{}"},
-		{"250 ms lossy disruptions", "{downlink.outage.duration: 250ms, downlink.outage.drop_arrivals: true}"},
+	variants := []struct{ name, flow string }{
+		{"cubic", "{cca: cubic}"},
+		{"satcp", "{cca: satcp}"},
+		{"satcp keep_cwnd=0", "{cca: satcp, params: {keep_cwnd: 0}}"},
+	}
+	for _, p := range []struct {
+		name, overrides string
+		seeds           int
+	}{
+		{"default", "{}", 3},
+		{"250 ms lossy", "{downlink.outage.duration: 250ms, downlink.outage.drop_arrivals: true}", 10},
 	} {
-		got := map[string]int{}
-		var skipped, rtos float64
-		for _, cca := range []string{"cubic", "satcp"} {
-			res, spec := run(t, cca, c.overrides)
-			f := &res.Flows[0]
-			n, bs := collapses(f, spec)
-			got[cca] = n
-			if cca == "satcp" {
-				last := f.Intervals[len(f.Intervals)-1].CC
-				skipped, rtos = last["rto_resets_skipped"], last["rtos"]
+		got := map[string]*outcome{}
+		for _, v := range variants {
+			o := &outcome{}
+			got[v.name] = o
+			for seed := 1; seed <= p.seeds; seed++ {
+				res, spec := run(t, seed, v.flow, p.overrides)
+				o.add(&res.Flows[0], res, boundaries(t, &res.Flows[0], spec), p.seeds)
 			}
-			t.Logf("%s, %s: %.1f Mbit/s, %d retransmits, %d RTOs, %d RTO collapses at %d boundaries",
-				c.name, cca, f.ThroughputMbps, f.Retransmits, f.RTOs, n, bs)
+			t.Logf("%s, %s, %d seeds: %d collapses (%d in whole bins) at %d boundaries, median regain %d bins, %.1f Mbit/s %.1f, %d retransmits, %d drops, %d RTOs",
+				p.name, v.name, p.seeds, o.collapses, o.binCollapses, o.boundaries, median(o.regains), o.mbps, o.perSeed, o.retrans, o.drops, o.rtos)
+			if o.retrans > 2*o.drops+o.spurious {
+				t.Errorf("%s, %s: %d retransmits for %d drops (bound 2·drops + one window per RTO = %d)",
+					p.name, v.name, o.retrans, o.drops, 2*o.drops+o.spurious)
+			}
 		}
-		t.Logf("%s: satcp skipped the reset on %v of %v RTOs", c.name, skipped, rtos)
-		if c.name == "default" {
-			continue
+		checkSaTCP(t, p.name, got["cubic"], got["satcp"])
+	}
+}
+
+// checkSaTCP asserts acceptance 5 for one profile (see TestNetCollapses).
+func checkSaTCP(t *testing.T, profile string, c, s *outcome) {
+	t.Helper()
+	if c.rtos == 0 {
+		if s.collapses > c.collapses {
+			t.Errorf("%s: no CUBIC RTO, yet satcp collapses %d > cubic %d", profile, s.collapses, c.collapses)
 		}
-		if got["cubic"] < 3 || rtos == 0 || skipped != rtos {
-			t.Errorf("%s: cubic collapses %d (want ≥ 3), satcp skipped %v of %v RTOs (want all, > 0)", c.name, got["cubic"], skipped, rtos)
-		}
+		return
+	}
+	if noise := math.Sqrt(float64(c.collapses + s.collapses)); float64(c.collapses-s.collapses) <= noise {
+		t.Errorf("%s: collapses satcp %d, cubic %d: want fewer by more than √(sum) = %.1f", profile, s.collapses, c.collapses, noise)
+	}
+	if mc, ms := median(c.regains), median(s.regains); mc < 2 || ms > 1 {
+		t.Errorf("%s: median bins from the RTO to half the pre-boundary rate: cubic %d (want ≥ 2), satcp %d (want ≤ 1)", profile, mc, ms)
+	}
+	// Throughput: the mean per-seed difference must not be below zero by
+	// more than two standard errors of the seeds' spread.
+	var d, d2 float64
+	for i := range c.perSeed {
+		x := s.perSeed[i] - c.perSeed[i]
+		d += x
+		d2 += x * x
+	}
+	n := float64(len(c.perSeed))
+	mean := d / n
+	se := math.Sqrt((d2/n - mean*mean) / (n - 1))
+	t.Logf("%s: satcp − cubic throughput %.2f ± %.2f Mbit/s (standard error over %v seeds)", profile, mean, se, n)
+	if mean < -2*se {
+		t.Errorf("%s: satcp %.1f Mbit/s below cubic %.1f by %.2f > 2 standard errors (%.2f)", profile, s.mbps, c.mbps, -mean, 2*se)
 	}
 }

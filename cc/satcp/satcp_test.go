@@ -98,8 +98,8 @@ func (k *clock) grownTo(w, limit int) int {
 	return limit + 1
 }
 
-// TestWarnedRTO: an RTO inside the window keeps CUBIC's W_max and the
-// loss window still applies (1 segment). SaTCP regrows to 95% of the
+// TestWarnedRTO (keep_cwnd = 0, LeoEM's module): an RTO inside the window
+// keeps CUBIC's W_max and the loss window still applies (1 segment). SaTCP regrows to 95% of the
 // pre-RTO window W in the slow start to β·W (⌈log2(0.7·W)⌉ rounds) plus ~2
 // rounds of K/9 cubic growth; CUBIC, whose RTO reset W_max, grows at most
 // 5% per round above β·W (cnt ≤ 20 with W_max unknown): ln(0.95/0.7)/ln
@@ -109,7 +109,7 @@ func (k *clock) grownTo(w, limit int) int {
 func TestWarnedRTO(t *testing.T) {
 	sched := every{15 * time.Second, 12 * time.Second}
 	knobs := map[string]float64{"hystart": 0, "fast_convergence": 0}
-	s := newSaTCP(t, knobs, sched)
+	s := newSaTCP(t, map[string]float64{"hystart": 0, "fast_convergence": 0, "keep_cwnd": 0}, sched)
 	c, err := cubic.New(config(knobs, nil))
 	if err != nil {
 		t.Fatal(err)
@@ -144,6 +144,76 @@ func TestWarnedRTO(t *testing.T) {
 	}
 }
 
+// TestWarnedRTOKeep (keep_cwnd = 1, the default): RTOs inside the window,
+// backed-off ones included, leave cwnd, ssthresh and CUBIC's W_max as they
+// were; the timeout's repair (ACKs in recovery) neither grows nor shrinks
+// the window, and afterwards the flow follows, ACK for ACK, the window of a
+// twin flow that saw no RTO. CUBIC is back at 1 segment.
+func TestWarnedRTOKeep(t *testing.T) {
+	sched := every{15 * time.Second, 12 * time.Second}
+	knobs := map[string]float64{"hystart": 0}
+	s, twin := newSaTCP(t, knobs, sched), newSaTCP(t, knobs, sched)
+	ks := &clock{c: s, rtt: 30 * time.Millisecond, now: 11300 * time.Millisecond}
+	kt := &clock{c: twin, rtt: 30 * time.Millisecond, now: 11300 * time.Millisecond}
+	for s.CWnd() < 400*1448 {
+		ks.round(false)
+		kt.round(false)
+	}
+	for _, k := range []*clock{ks, kt} {
+		lossy := cc.RateSample{LostBytes: 1448, NewLossEpisode: true, InRecovery: true, TotalDelivered: k.delivered}
+		k.c.OnAck(k.now, &lossy)
+		k.round(false)
+	}
+	w, before := s.CWnd(), s.Inspect()
+	s.OnRTO(ks.now)
+	s.OnRTO(ks.now + 400*time.Millisecond) // the backed-off second timeout
+	after := s.Inspect()
+	if s.CWnd() != w || after["ssthresh_bytes"] != before["ssthresh_bytes"] || after["w_max_bytes"] != before["w_max_bytes"] ||
+		after["rtos"] != 2 || after["rto_resets_skipped"] != 2 {
+		t.Fatalf("after 2 warned RTOs: cwnd %d (was %d), inspect %v (was %v)", s.CWnd(), w, after, before)
+	}
+	for r := range 30 {
+		ks.round(r < 3)
+		kt.round(r < 3)
+		if r < 3 && s.CWnd() != w {
+			t.Fatalf("repair round %d: cwnd %d, want the kept %d", r, s.CWnd(), w)
+		}
+		if s.CWnd() != twin.CWnd() {
+			t.Fatalf("round %d: cwnd %d, twin without RTO %d", r, s.CWnd(), twin.CWnd())
+		}
+	}
+	if s.CWnd() <= w {
+		t.Errorf("no growth after the repair: %d ≤ %d", s.CWnd(), w)
+	}
+}
+
+// TestWarnedFastRecovery: a loss episode inside the window starts an
+// epoch with K/9, K = ∛(W_max·(1−β)/C) (RFC 9438 eq. 2; the window is W_max
+// at the loss, fast convergence not triggered on the first loss); the same
+// loss outside the window gets K.
+func TestWarnedFastRecovery(t *testing.T) {
+	const rfcBeta, rfcC, betaTol = 0.7, 0.4, 0.0003 // RFC 9438 §4.6, §5.1; 717/1024 vs 0.7
+	for _, c := range []struct {
+		at    time.Duration
+		scale float64
+	}{{2 * time.Second, 1}, {11400 * time.Millisecond, 1.0 / 9}} {
+		s := newSaTCP(t, map[string]float64{"hystart": 0}, every{15 * time.Second, 12 * time.Second})
+		k := &clock{c: s, rtt: 30 * time.Millisecond, now: c.at}
+		for s.CWnd() < 200*1448 {
+			k.round(false)
+		}
+		w := float64(s.CWnd()) / 1448
+		lossy := cc.RateSample{LostBytes: 1448, NewLossEpisode: true, InRecovery: true, TotalDelivered: k.delivered}
+		s.OnAck(k.now, &lossy)
+		k.round(false) // the repair is over: the first ACK starts the epoch
+		want := c.scale * math.Cbrt(w*(1-rfcBeta)/rfcC)
+		got := s.Inspect()["k_s"]
+		if math.Abs(got/want-1) > betaTol || s.Inspect()["warned"] != b2f(c.scale < 1) {
+			t.Errorf("loss at %v (%.0f segments): K %.4f s, want %.4f (warned %v)", k.now, w, got, want, s.Inspect()["warned"])
+		}
+	}
+}
+
 // TestRTOOutsideWindow: away from boundaries SaTCP and CUBIC make the
 // same decisions.
 func TestRTOOutsideWindow(t *testing.T) {
@@ -169,7 +239,7 @@ func TestRTOOutsideWindow(t *testing.T) {
 // TestRegistered: "satcp" accepts its own and CUBIC's knobs.
 func TestRegistered(t *testing.T) {
 	info, ok := cc.Lookup("satcp")
-	if !ok || info.Params["duration_s"] != 2.3 || info.Params["lead_s"] != 0.5 {
+	if !ok || info.Params["duration_s"] != 2.3 || info.Params["lead_s"] != 0.5 || info.Params["keep_cwnd"] != 1 {
 		t.Fatalf("registration %+v", info)
 	}
 	if _, err := cc.New("satcp", cc.Config{Params: map[string]float64{"hystart": 2, "error_s": 0.1}}); err != nil {
@@ -178,12 +248,15 @@ func TestRegistered(t *testing.T) {
 	if _, err := cc.New("satcp", cc.Config{Params: map[string]float64{"duration_s": 0}}); err == nil {
 		t.Error("duration_s = 0 accepted")
 	}
+	if _, err := cc.New("satcp", cc.Config{Params: map[string]float64{"keep_cwnd": 0.5}}); err == nil {
+		t.Error("keep_cwnd = 0.5 accepted")
+	}
 }
 
-// BenchmarkOnAck: per-ACK cost while regrowing after a warned RTO, the
-// wrapper's heaviest path, without allocation.
+// BenchmarkOnAck: per-ACK cost while regrowing after a warned RTO
+// (keep_cwnd = 0), the wrapper's heaviest path, without allocation.
 func BenchmarkOnAck(b *testing.B) {
-	s := newSaTCP(b, nil, every{15 * time.Second, 12 * time.Second})
+	s := newSaTCP(b, map[string]float64{"keep_cwnd": 0}, every{15 * time.Second, 12 * time.Second})
 	k := &clock{c: s, rtt: 30 * time.Millisecond, now: 11 * time.Second}
 	for range 20 {
 		k.round(false)
@@ -195,5 +268,22 @@ func BenchmarkOnAck(b *testing.B) {
 	for i := range b.N {
 		rs.TotalDelivered += 1448
 		s.OnAck(k.now+time.Duration(i)*time.Microsecond, &rs)
+	}
+}
+
+// BenchmarkOnAckWarned: per-ACK cost with the defaults inside a warned
+// window (the K scale is handed to CUBIC on every ACK), without allocation.
+func BenchmarkOnAckWarned(b *testing.B) {
+	s := newSaTCP(b, nil, every{15 * time.Second, 12 * time.Second})
+	k := &clock{c: s, rtt: 30 * time.Millisecond, now: 11600 * time.Millisecond}
+	for range 20 {
+		k.round(false)
+	}
+	rs := cc.RateSample{AckedBytes: 1448, RTT: k.rtt, SRTT: k.rtt, MinRTT: k.rtt}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		rs.TotalDelivered += 1448
+		s.OnAck(k.now+time.Duration(i%1000)*time.Microsecond, &rs)
 	}
 }
