@@ -8,21 +8,15 @@ import (
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
+	natstest "github.com/nats-io/nats-server/v2/test"
 )
 
 // startNATS starts an embedded NATS server with JetStream on a random port
-// of 127.0.0.1, storing in a temporary directory.
+// of 127.0.0.1, storing in a temporary directory (nats-server's own test
+// helper: it waits until the server accepts connections, and panics if it
+// cannot start).
 func startNATS(t *testing.T) string {
-	t.Helper()
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true,
-		StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats server not ready")
-	}
+	s := natstest.RunServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true})
 	t.Cleanup(s.Shutdown)
 	return s.ClientURL()
 }

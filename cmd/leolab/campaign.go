@@ -27,8 +27,8 @@ type execFlags struct {
 }
 
 func (f *execFlags) register(c *cobra.Command) {
+	addStoreFlag(c, &f.store)
 	fl := c.Flags()
-	fl.StringVar(&f.store, "store", "", "SQLite results store (default: the campaign file with .db)")
 	fl.IntVar(&f.workers, "workers", 0, "runs at once on this machine (0: all cores)")
 	fl.StringVar(&f.natsURL, "nats", "", "run on `leolab worker` processes through NATS JetStream at `URL`")
 	fl.DurationVar(&f.ackWait, "ack-wait", campaign.DefaultAckWait, "with --nats: redeliver a run whose worker is silent this long")
@@ -64,6 +64,9 @@ the campaign again after an interruption runs only what is missing.
     city: [sydney, london]
     direction: [downlink, uplink]
     kind: [dedicated, concurrent]`,
+		Example: `  leolab campaign run examples/campaigns/small.yaml
+  leolab campaign status examples/campaigns/small.yaml
+  leolab campaign report examples/campaigns/small.yaml --out /tmp/small`,
 	}
 	c.AddCommand(newCampaignRunCmd(), newCampaignStatusCmd(), newCampaignReportCmd())
 	return c
@@ -82,18 +85,11 @@ func newCampaignRunCmd() *cobra.Command {
 			if err := f.check(cmd); err != nil {
 				return err
 			}
-			c, runs, err := loadCampaign(args[0])
-			if err != nil {
+			return withCampaign(args[0], f.store, func(c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
+				sum, err := executeCampaign(cmd, runs, st, &f)
+				printSummary(cmd.OutOrStdout(), c, st, sum)
 				return err
-			}
-			st, err := openStore(&f, args[0])
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			sum, err := executeCampaign(cmd, runs, st, &f)
-			printSummary(cmd.OutOrStdout(), c, st, sum)
-			return err
+			})
 		},
 	}
 	f.register(c)
@@ -101,53 +97,51 @@ func newCampaignRunCmd() *cobra.Command {
 }
 
 func newCampaignStatusCmd() *cobra.Command {
-	var f execFlags
+	var store string
 	c := &cobra.Command{
 		Use:     "status SPEC",
 		Short:   "Show how many of the campaign's runs are stored",
 		Example: "  leolab campaign status sweep.yaml",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, runs, err := loadCampaign(args[0])
-			if err != nil {
-				return err
-			}
-			st, err := openStore(&f, args[0])
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			done, err := st.Done(cmd.Context())
-			if err != nil {
-				return err
-			}
-			byKind := map[string][2]int{}
-			stored := 0
-			for _, r := range runs {
-				k := strings.Trim(r.Kind+" "+r.Direction, " ")
-				n := byKind[k]
-				n[1]++
-				if done[r.ID] {
-					n[0]++
-					stored++
-				}
-				byKind[k] = n
-			}
-			out := cmd.OutOrStdout()
-			fmt.Fprintf(out, "campaign %s (store %s): %d runs, %d stored, %d pending\n", c.Name, st.Path(), len(runs), stored, len(runs)-stored)
-			for _, k := range sortedKeys(byKind) {
-				fmt.Fprintf(out, "  %-22s %d/%d\n", k, byKind[k][0], byKind[k][1])
-			}
-			return nil
+			return withCampaign(args[0], store, func(c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
+				return printStatus(cmd, c, runs, st)
+			})
 		},
 	}
-	c.Flags().StringVar(&f.store, "store", "", "SQLite results store (default: the campaign file with .db)")
+	addStoreFlag(c, &store)
 	return c
 }
 
+// printStatus prints how many of the runs are stored, in total and by kind
+// and direction.
+func printStatus(cmd *cobra.Command, c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
+	done, err := st.Done(cmd.Context())
+	if err != nil {
+		return err
+	}
+	byKind := map[string][2]int{}
+	stored := 0
+	for _, r := range runs {
+		k := strings.Trim(r.Kind+" "+r.Direction, " ")
+		n := byKind[k]
+		n[1]++
+		if done[r.ID] {
+			n[0]++
+			stored++
+		}
+		byKind[k] = n
+	}
+	out := cmd.OutOrStdout()
+	fmt.Fprintf(out, "campaign %s (store %s): %d runs, %d stored, %d pending\n", c.Name, st.Path(), len(runs), stored, len(runs)-stored)
+	for _, k := range sortedKeys(byKind) {
+		fmt.Fprintf(out, "  %-22s %d/%d\n", k, byKind[k][0], byKind[k][1])
+	}
+	return nil
+}
+
 func newCampaignReportCmd() *cobra.Command {
-	var f execFlags
-	var out string
+	var store, out string
 	c := &cobra.Command{
 		Use:   "report SPEC",
 		Short: "Write the campaign's report (HTML, CSV) from its stored runs",
@@ -157,22 +151,15 @@ row per kind, direction, city and CCA) and DIR/flows.csv (every stored flow).`,
 		Example: "  leolab campaign report sweep.yaml --out sweep-report",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			c, runs, err := loadCampaign(args[0])
-			if err != nil {
-				return err
-			}
-			st, err := openStore(&f, args[0])
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if out == "" {
-				out = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + "-report"
-			}
-			return writeReport(cmd, reportJob{c: c, runs: runs, st: st, dir: out, title: "leolab campaign " + c.Name})
+			return withCampaign(args[0], store, func(c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
+				if out == "" {
+					out = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + "-report"
+				}
+				return writeReport(cmd, reportJob{c: c, runs: runs, st: st, dir: out, title: "leolab campaign " + c.Name})
+			})
 		},
 	}
-	c.Flags().StringVar(&f.store, "store", "", "SQLite results store (default: the campaign file with .db)")
+	addStoreFlag(c, &store)
 	c.Flags().StringVar(&out, "out", "", "output directory (default: the campaign file's name with -report)")
 	return c
 }
@@ -194,12 +181,33 @@ func loadCampaign(file string) (*campaign.Campaign, []campaign.Run, error) {
 	return nil, nil, err
 }
 
-func openStore(f *execFlags, spec string) (*campaign.Store, error) {
-	path := f.store
+// addStoreFlag adds --store, the SQLite results store of a campaign.
+func addStoreFlag(c *cobra.Command, store *string) {
+	c.Flags().StringVar(store, "store", "", "SQLite results store (default: the campaign file with .db)")
+}
+
+// openStore opens the store at path, or by default the campaign file's
+// name with .db.
+func openStore(path, spec string) (*campaign.Store, error) {
 	if path == "" {
 		path = strings.TrimSuffix(spec, filepath.Ext(spec)) + ".db"
 	}
 	return campaign.OpenStore(path)
+}
+
+// withCampaign loads and expands the campaign file, opens its store (store,
+// or the default of openStore) and calls fn; the store is closed after.
+func withCampaign(file, store string, fn func(*campaign.Campaign, []campaign.Run, *campaign.Store) error) error {
+	c, runs, err := loadCampaign(file)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(store, file)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return fn(c, runs, st)
 }
 
 // executeCampaign runs the runs not yet stored, locally or on NATS workers,

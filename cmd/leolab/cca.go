@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/leolab/leolab/cc"
 	"github.com/spf13/cobra"
@@ -12,24 +12,18 @@ import (
 
 func newCCACmd() *cobra.Command {
 	c := &cobra.Command{
-		Use:   "cca",
-		Short: "Congestion-control algorithms",
-	}
-	c.AddCommand(&cobra.Command{
-		Use:     "list",
-		Short:   "List the congestion controls with their source and parameters",
+		Use:     "cca",
+		Short:   "Congestion-control algorithms",
 		Example: "  leolab cca list",
-		Args:    cobra.NoArgs,
-		Run: func(cmd *cobra.Command, _ []string) {
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "NAME\tDESCRIPTION\tSOURCE\tPARAMS (default)")
+	}
+	c.AddCommand(listCmd("List the congestion controls with their source and parameters", "  leolab cca list",
+		"NAME\tDESCRIPTION\tSOURCE\tPARAMS (default)", func(w io.Writer) error {
 			for _, name := range cc.Names() {
 				info, _ := cc.Lookup(name)
 				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", name, info.Description, info.Source, params(info.Params))
 			}
-			w.Flush()
-		},
-	})
+			return nil
+		}))
 	return c
 }
 

@@ -18,22 +18,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// linkFlags describe a fixed emulated link (shared by emu and shell).
-type linkFlags struct {
-	rate  string
-	rtt   time.Duration
-	queue int
-	loss  float64
-}
-
-func (l *linkFlags) register(c *cobra.Command) {
-	fl := c.Flags()
-	fl.StringVar(&l.rate, "rate", "100Mbps", "link rate in each direction (bps, kbps, Mbps, Gbps)")
-	fl.DurationVar(&l.rtt, "rtt", 50*time.Millisecond, "base round-trip time (half each way)")
-	fl.IntVar(&l.queue, "queue", 0, "drop-tail queue limit in packets (0: one BDP of 1500-byte packets)")
-	fl.Float64Var(&l.loss, "loss", 0, "i.i.d. random loss probability on the downlink, in [0, 1)")
-}
-
 // config validates the flags and builds the emulator's links.
 func (l *linkFlags) config(cmd string) (emu.Config, result.Path, error) {
 	rate, err := profile.ParseRate(l.rate)
@@ -48,10 +32,7 @@ func (l *linkFlags) config(cmd string) (emu.Config, result.Path, error) {
 	case l.loss < 0 || l.loss >= 1:
 		return emu.Config{}, result.Path{}, badInput("%s: --loss %g: must be in [0, 1)", cmd, l.loss)
 	}
-	limit := l.queue
-	if limit == 0 {
-		limit = max(1, int(rate*l.rtt.Seconds()/8/1500))
-	}
+	limit := l.queueLimit(rate)
 	cfg := emu.Config{
 		Uplink:   emu.FixedLink(rate, l.rtt/2, limit, 0, 1),
 		Downlink: emu.FixedLink(rate, l.rtt/2, limit, l.loss, 2),
@@ -111,7 +92,7 @@ Without -f, the flags describe a fixed link and kernel (or cbr) flows.
 			return runEmu(cmd, &f)
 		},
 	}
-	f.link.register(c)
+	f.link.register(c, "downlink")
 	fl := c.Flags()
 	fl.StringVar(&f.cca, "cca", "cubic", "kernel congestion control (see /proc/sys/net/ipv4/tcp_available_congestion_control) or cbr")
 	fl.IntVar(&f.flows, "flows", 1, "number of concurrent flows, all starting at 0s")

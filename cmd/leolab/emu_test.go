@@ -13,16 +13,8 @@ import (
 )
 
 func TestEmuBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"--rate", "nope"}, {"--flows", "0"}, {"--duration", "0s"}, {"--direction", "sideways"}, {"--loss", "1"},
-	} {
-		c := newEmuCmd()
-		c.SetOut(&bytes.Buffer{})
-		err := execCmd(t, c, args...)
-		if _, ok := err.(usageError); !ok {
-			t.Errorf("emu %v: %T %v, want a usage error", args, err, err)
-		}
-	}
+	wantUsageErrors(t, newEmuCmd, []string{"--rate", "nope"}, []string{"--flows", "0"}, []string{"--duration", "0s"},
+		[]string{"--direction", "sideways"}, []string{"--loss", "1"})
 }
 
 func TestEmuRunJSON(t *testing.T) {
@@ -74,20 +66,12 @@ func writeScenario(t *testing.T, text string) string {
 func TestEmuFileBadInput(t *testing.T) {
 	good := writeScenario(t, "version: 1\nname: g\nduration: 2s\npath: {profile: fixed, rate: 20Mbps, rtt: 20ms}\nflows: [{cca: reno}]\n")
 	bytesLimited := writeScenario(t, "version: 1\nname: b\nduration: 2s\npath: {profile: fixed, rate: 20Mbps, rtt: 20ms}\nflows: [{cca: reno, bytes: 1000}]\n")
-	for _, args := range [][]string{
-		{"-f", good, "--rate", "10Mbps"},
-		{"-f", good, "--cca", "bbr"},
-		{"-f", filepath.Join(t.TempDir(), "missing.yaml")},
-		{"--leolab-transport"},
-		{"-f", bytesLimited},
-	} {
-		c := newEmuCmd()
-		c.SetOut(&bytes.Buffer{})
-		err := execCmd(t, c, args...)
-		if _, ok := err.(usageError); !ok {
-			t.Errorf("emu %v: %T %v, want a usage error", args, err, err)
-		}
-	}
+	wantUsageErrors(t, newEmuCmd,
+		[]string{"-f", good, "--rate", "10Mbps"},
+		[]string{"-f", good, "--cca", "bbr"},
+		[]string{"-f", filepath.Join(t.TempDir(), "missing.yaml")},
+		[]string{"--leolab-transport"},
+		[]string{"-f", bytesLimited})
 }
 
 func TestEmuHelpDocumentsMapping(t *testing.T) {

@@ -62,3 +62,22 @@ func writeResult(cmd *cobra.Command, res *result.Result, iperfDir string, asJSON
 	printResult(out, res)
 	return nil
 }
+
+// listCmd is a `list` subcommand that prints a table aligned in columns: the
+// header line, then the tab-separated lines that rows writes.
+func listCmd(short, example, header string, rows func(w io.Writer) error) *cobra.Command {
+	return &cobra.Command{
+		Use:     "list",
+		Short:   short,
+		Example: example,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, header)
+			if err := rows(w); err != nil {
+				return err
+			}
+			return w.Flush()
+		},
+	}
+}

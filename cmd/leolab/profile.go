@@ -2,8 +2,8 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/leolab/leolab/profile"
 	"github.com/spf13/cobra"
@@ -13,15 +13,11 @@ func newProfileCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "profile",
 		Short: "Path profiles: the Starlink model's parameters, fixed links, cities",
+		Example: `  leolab profile list
+  leolab profile show starlink --city tokyo`,
 	}
-	c.AddCommand(&cobra.Command{
-		Use:     "list",
-		Short:   "List the built-in profiles and the Starlink city profiles",
-		Example: "  leolab profile list",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "PROFILE\tCITY\tIDLE RTT")
+	c.AddCommand(listCmd("List the built-in profiles and the Starlink city profiles", "  leolab profile list",
+		"PROFILE\tCITY\tIDLE RTT", func(w io.Writer) error {
 			for _, name := range profile.Names() {
 				fmt.Fprintf(w, "%s\t\t\n", name)
 			}
@@ -32,9 +28,8 @@ func newProfileCmd() *cobra.Command {
 				}
 				fmt.Fprintf(w, "%s\t%s\t%v\n", profile.NameStarlink, city, rtt)
 			}
-			return w.Flush()
-		},
-	})
+			return nil
+		}))
 	var city string
 	show := &cobra.Command{
 		Use:   "show NAME",

@@ -11,10 +11,7 @@ import (
 
 // quickFlags describe a fixed dumbbell without a scenario file.
 type quickFlags struct {
-	rate     string
-	rtt      time.Duration
-	queue    int
-	loss     float64
+	link     linkFlags
 	cca      string
 	flows    int
 	duration time.Duration
@@ -25,11 +22,8 @@ type quickFlags struct {
 var quickNames = []string{"rate", "rtt", "queue", "loss", "cca", "flows", "duration", "seed", "interval"}
 
 func (q *quickFlags) register(c *cobra.Command) {
+	q.link.register(c, "data path")
 	fl := c.Flags()
-	fl.StringVar(&q.rate, "rate", "100Mbps", "bottleneck rate (bps, kbps, Mbps, Gbps)")
-	fl.DurationVar(&q.rtt, "rtt", 50*time.Millisecond, "base round-trip time")
-	fl.IntVar(&q.queue, "queue", 0, "drop-tail queue limit in packets (0: one BDP of 1500-byte packets)")
-	fl.Float64Var(&q.loss, "loss", 0, "i.i.d. random loss probability on the data path, in [0, 1)")
 	fl.StringVar(&q.cca, "cca", "cubic", "congestion control (see `leolab cca list`) or cbr")
 	fl.IntVar(&q.flows, "flows", 1, "number of concurrent flows, all starting at 0s")
 	fl.DurationVar(&q.duration, "duration", 60*time.Second, "simulated duration")
@@ -48,26 +42,22 @@ func (q *quickFlags) changed(c *cobra.Command) string {
 }
 
 func (q *quickFlags) scenario() (*scenario.Scenario, error) {
-	rate, err := profile.ParseRate(q.rate)
+	l := &q.link
+	rate, err := profile.ParseRate(l.rate)
 	if err != nil {
 		return nil, badInput("sim: --rate: %v", err)
 	}
-	limit := q.queue
-	if limit == 0 {
-		// One bandwidth-delay product in 1500-byte packets.
-		limit = max(1, int(rate*q.rtt.Seconds()/8/1500))
-	}
 	sc := &scenario.Scenario{
-		Name:     fmt.Sprintf("quick-%s-%s-%v-%dx%s", q.cca, q.rate, q.rtt, q.flows, q.duration),
+		Name:     fmt.Sprintf("quick-%s-%s-%v-%dx%s", q.cca, l.rate, l.rtt, q.flows, q.duration),
 		Duration: q.duration,
 		Seed:     q.seed,
 		Interval: q.interval,
 		Path: scenario.Path{
 			Profile: "fixed",
 			RateBps: rate,
-			RTT:     q.rtt,
-			Queue:   scenario.Queue{Discipline: "droptail", LimitPackets: limit},
-			Loss:    q.loss,
+			RTT:     l.rtt,
+			Queue:   scenario.Queue{Discipline: "droptail", LimitPackets: l.queueLimit(rate)},
+			Loss:    l.loss,
 		},
 		Flows: []scenario.Flow{{CCA: q.cca, Count: q.flows}},
 	}

@@ -24,6 +24,13 @@ satellite paths. Start with:
 	}
 	root.AddCommand(newReproduceCmd(), newSimCmd(), newEmuCmd(), newShellCmd(), newAnalyzeCmd(),
 		newCampaignCmd(), newWorkerCmd(), newCCACmd(), newProfileCmd(), newVersionCmd())
+	// cobra adds its completion command at Execute; adding it now lets it
+	// carry an example like every other command.
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c.Name() == "completion" {
+		c.Example = `  leolab completion bash > /etc/bash_completion.d/leolab
+  source <(leolab completion zsh)`
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return badInput("%s: %v (see %s --help)", c.CommandPath(), err, c.CommandPath())
 	})

@@ -50,7 +50,7 @@ with reconfigurations at the real UTC seconds :12, :27, :42 and :57.`,
 			return runShell(cmd, &f, args)
 		},
 	}
-	f.link.register(c)
+	f.link.register(c, "downlink")
 	fl := c.Flags()
 	fl.StringVar(&f.server, "server", "", "shell command to run in the server namespace (e.g. 'iperf3 -s -1')")
 	fl.StringVar(&f.profile, "profile", "fixed", "path profile: fixed (the link flags) or starlink")

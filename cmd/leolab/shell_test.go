@@ -32,9 +32,11 @@ func needEmu(t *testing.T) {
 	}
 }
 
-// Acceptance 4 of issue 7: Debian's iperf3 through `leolab shell` with -J
-// gives JSON that leolab's iperf reader accepts, with a plausible rate.
-func TestShellRealIperf3(t *testing.T) {
+// shellIperf3 runs `leolab shell args...` (an iperf3 -J client through the
+// live link) and returns the iperf3 report it printed, parsed by leolab's
+// reader, and the command's stderr. It skips without the emulator or iperf3.
+func shellIperf3(t *testing.T, args ...string) (*iperf.Run, string) {
+	t.Helper()
 	needEmu(t)
 	if _, err := exec.LookPath("iperf3"); err != nil {
 		t.Skip("skipping: iperf3 not installed (apt-get install iperf3)")
@@ -43,15 +45,40 @@ func TestShellRealIperf3(t *testing.T) {
 	c := newShellCmd()
 	c.SetOut(&out)
 	c.SetErr(&errb)
-	err := execCmd(t, c, "--rate", "50Mbps", "--rtt", "20ms", "--server", "iperf3 -s -1",
-		"--", "iperf3", "-c", emu.ServerIP, "-J", "-t", "3", "-C", "cubic")
-	if err != nil {
+	if err := execCmd(t, c, args...); err != nil {
 		t.Fatalf("%v\nstderr: %s\nstdout: %s", err, errb.String(), out.String())
 	}
 	run, err := iperf.Parse("shell", out.Bytes())
 	if err != nil {
 		t.Fatalf("iperf reader rejects the output: %v\n%s", err, out.String())
 	}
+	return run, errb.String()
+}
+
+// wantUsageErrors runs a fresh command from newCmd with each argument list
+// and wants a usageError (exit 2) from each.
+func wantUsageErrors(t *testing.T, newCmd func() *cobra.Command, argLists ...[]string) {
+	t.Helper()
+	for _, args := range argLists {
+		c := newCmd()
+		c.SetOut(&bytes.Buffer{})
+		c.SetErr(&bytes.Buffer{})
+		if err := execCmd(t, c, args...); !isUsage(err) {
+			t.Errorf("%s %v: %T %v, want a usage error", c.Name(), args, err, err)
+		}
+	}
+}
+
+func isUsage(err error) bool {
+	_, ok := err.(usageError)
+	return ok
+}
+
+// Acceptance 4 of issue 7: Debian's iperf3 through `leolab shell` with -J
+// gives JSON that leolab's iperf reader accepts, with a plausible rate.
+func TestShellRealIperf3(t *testing.T) {
+	run, stderr := shellIperf3(t, "--rate", "50Mbps", "--rtt", "20ms", "--server", "iperf3 -s -1",
+		"--", "iperf3", "-c", emu.ServerIP, "-J", "-t", "3", "-C", "cubic")
 	got := run.End.SumReceived.BitsPerSecond / 1e6
 	// 50 Mbit/s of IP bytes is 48.3 Mbit/s of TCP payload; slow start over
 	// 3 s at a 20 ms RTT costs little.
@@ -61,8 +88,8 @@ func TestShellRealIperf3(t *testing.T) {
 	if run.SenderCC != "cubic" || len(run.Intervals) < 3 {
 		t.Errorf("sender cc %q, %d intervals", run.SenderCC, len(run.Intervals))
 	}
-	if !strings.Contains(errb.String(), "release error") {
-		t.Errorf("no pump report on stderr: %q", errb.String())
+	if !strings.Contains(stderr, "release error") {
+		t.Errorf("no pump report on stderr: %q", stderr)
 	}
 }
 
@@ -76,48 +103,25 @@ func TestShellNeedsCommand(t *testing.T) {
 	c = newShellCmd()
 	if err := execCmd(t, c, "--rate", "fast", "--", "true"); err == nil {
 		t.Fatal("bad --rate accepted")
-	} else if _, ok := err.(usageError); !ok {
+	} else if !isUsage(err) {
 		t.Fatalf("bad --rate: %T %v, want a usage error", err, err)
 	}
 }
 
 func TestShellProfileFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"--profile", "nope", "--", "true"},
-		{"--profile", "starlink", "--rate", "10Mbps", "--", "true"},
-		{"--city", "sydney", "--", "true"},
-		{"--profile", "starlink", "--city", "atlantis", "--", "true"},
-	} {
-		c := newShellCmd()
-		c.SetOut(&bytes.Buffer{})
-		c.SetErr(&bytes.Buffer{})
-		if _, ok := execCmd(t, c, args...).(usageError); !ok {
-			t.Errorf("shell %v: want a usage error", args)
-		}
-	}
+	wantUsageErrors(t, newShellCmd,
+		[]string{"--profile", "nope", "--", "true"},
+		[]string{"--profile", "starlink", "--rate", "10Mbps", "--", "true"},
+		[]string{"--city", "sydney", "--", "true"},
+		[]string{"--profile", "starlink", "--city", "atlantis", "--", "true"})
 }
 
 // Real iperf3 through the live Starlink Sydney path: the kernel sender's
 // minimum RTT is the path's idle 26 ms (DESIGN.md), plus at most a frame
 // each way.
 func TestShellStarlinkIperf3(t *testing.T) {
-	needEmu(t)
-	if _, err := exec.LookPath("iperf3"); err != nil {
-		t.Skip("skipping: iperf3 not installed (apt-get install iperf3)")
-	}
-	var out, errb bytes.Buffer
-	c := newShellCmd()
-	c.SetOut(&out)
-	c.SetErr(&errb)
-	err := execCmd(t, c, "--profile", "starlink", "--city", "sydney", "--server", "iperf3 -s -1",
+	run, _ := shellIperf3(t, "--profile", "starlink", "--city", "sydney", "--server", "iperf3 -s -1",
 		"--", "iperf3", "-c", emu.ServerIP, "-J", "-t", "2", "-b", "5M")
-	if err != nil {
-		t.Fatalf("%v\nstderr: %s", err, errb.String())
-	}
-	run, err := iperf.Parse("shell", out.Bytes())
-	if err != nil {
-		t.Fatalf("iperf reader rejects the output: %v", err)
-	}
 	fl := run.Flows()
 	if len(fl) != 1 {
 		t.Fatalf("%d flows", len(fl))

@@ -14,24 +14,8 @@ import (
 
 	"github.com/leolab/leolab/campaign"
 	"github.com/nats-io/nats-server/v2/server"
+	natstest "github.com/nats-io/nats-server/v2/test"
 )
-
-// startNATS starts an embedded NATS server with JetStream on a random port
-// of 127.0.0.1, storing in a temporary directory.
-func startNATS(t *testing.T) string {
-	t.Helper()
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true,
-		StoreDir: t.TempDir(), NoLog: true, NoSigs: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	go s.Start()
-	if !s.ReadyForConnections(10 * time.Second) {
-		t.Fatal("nats server not ready")
-	}
-	t.Cleanup(s.Shutdown)
-	return s.ClientURL()
-}
 
 // workerProc is a `leolab worker` process and the lines it logged.
 type workerProc struct {
@@ -95,7 +79,11 @@ axes:
 // --ack-wait to the other worker).
 func TestWorkersDistributed(t *testing.T) {
 	needCampaignCmds(t)
-	url := startNATS(t)
+	// An embedded JetStream server on a random port (nats-server's test
+	// helper waits until it accepts connections).
+	srv := natstest.RunServer(&server.Options{Host: "127.0.0.1", Port: -1, JetStream: true, StoreDir: t.TempDir(), NoSigs: true})
+	t.Cleanup(srv.Shutdown) // runs after the workers are killed (cleanups are LIFO)
+	url := srv.ClientURL()
 	file := writeFile(t, "dist.yaml", distCampaign)
 	dir := t.TempDir()
 	a, b := startWorker(t, url, "A"), startWorker(t, url, "B")
