@@ -34,6 +34,12 @@ const (
 	// yHeadroom is the fraction of the y span added above the data, so that
 	// a reference line or the largest marker does not sit on the frame.
 	yHeadroom = 0.05
+	// xMargin is the fraction of the x span kept free beyond the outermost
+	// markers of a scatter at each end, so that no marker hangs over an end
+	// of the x axis: the axes of a DefaultWidth figure are about 11 cm wide
+	// beside the legend, and 5 % of that (15 pt) exceeds the largest
+	// marker's radius (maxRadius, 8 pt).
+	xMargin = 0.05
 	// maxNameLen bounds a derived file stem.
 	maxNameLen = 60
 )
@@ -89,6 +95,18 @@ func headroom(f *Figure) {
 	}
 }
 
+// marginX widens the x axis so that the markers' x range [lo, hi] lies
+// xMargin of the axis span inside each end; call it after headroom.
+func marginX(f *Figure, lo, hi float64) {
+	ax := &f.plot.X
+	span := ax.Max - ax.Min
+	if !(span > 0) || math.IsInf(span, 0) {
+		return
+	}
+	ax.Min = math.Min(ax.Min, lo-xMargin*span)
+	ax.Max = math.Max(ax.Max, hi+xMargin*span)
+}
+
 // Plot gives access to the underlying gonum plot, e.g. to fix an axis range.
 func (f *Figure) Plot() *plot.Plot { return f.plot }
 
@@ -109,15 +127,24 @@ func (f *Figure) addLegend(name string, thumbs ...plot.Thumbnailer) {
 func (f *Figure) draw(c draw.Canvas) {
 	c.SetColor(color.White)
 	c.Fill(c.Rectangle.Path())
-	lr := f.legend.Rectangle(c)
-	lw := lr.Max.X - lr.Min.X
-	axes := c
-	if lw > 0 {
-		axes = draw.Crop(c, 0, -(lw + 2*legendGap), 0, 0)
-		strip := draw.Crop(c, c.Size().X-lw-legendGap, -legendGap, 0, -legendTop)
+	axes, strip, ok := f.layout(c)
+	if ok {
 		f.legend.Draw(strip)
 	}
 	f.plot.Draw(axes)
+}
+
+// layout splits c into the axes and, if the legend has entries, the legend
+// strip to their right.
+func (f *Figure) layout(c draw.Canvas) (axes, strip draw.Canvas, hasLegend bool) {
+	lr := f.legend.Rectangle(c)
+	lw := lr.Max.X - lr.Min.X
+	if lw <= 0 {
+		return c, draw.Canvas{}, false
+	}
+	axes = draw.Crop(c, 0, -(lw + 2*legendGap), 0, 0)
+	strip = draw.Crop(c, c.Size().X-lw-legendGap, -legendGap, 0, -legendTop)
+	return axes, strip, true
 }
 
 func (f *Figure) size() (vg.Length, vg.Length) {

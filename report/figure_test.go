@@ -164,25 +164,21 @@ func benchFigure(b *testing.B) *Figure {
 	return f
 }
 
-// BenchmarkSVG renders a 9-flow, 300-interval time series (the seed-000
-// concurrent scenario) to SVG.
-func BenchmarkSVG(b *testing.B) {
+// BenchmarkRender renders a 9-flow, 300-interval time series (the seed-000
+// concurrent scenario) to SVG and to PNG at PNGDPI.
+func BenchmarkRender(b *testing.B) {
 	f := benchFigure(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := f.SVG(); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkPNG renders the same figure to PNG at PNGDPI.
-func BenchmarkPNG(b *testing.B) {
-	f := benchFigure(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := f.PNG(); err != nil {
-			b.Fatal(err)
-		}
+	for _, r := range []struct {
+		name   string
+		render func() ([]byte, error)
+	}{{"SVG", f.SVG}, {"PNG", f.PNG}} {
+		b.Run(r.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := r.render(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -144,7 +144,7 @@ func renderFigures(r *Report, png bool) (map[*Figure]rendered, error) {
 			if f == nil {
 				return nil, fmt.Errorf("report %q: section %d: figure %d is nil", r.Title, si+1, fi)
 			}
-			if !isName(f.Name) {
+			if !isWord(f.Name, '-') {
 				return nil, fmt.Errorf("report %q: figure %q: name %q: want [a-z0-9-]+", r.Title, f.Title(), f.Name)
 			}
 			if err := claim(f.Name, fmt.Sprintf("figure %q", f.Title())); err != nil {
@@ -164,18 +164,6 @@ func renderFigures(r *Report, png bool) (map[*Figure]rendered, error) {
 		}
 	}
 	return figs, nil
-}
-
-func isName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // svgPrologue matches what precedes <svg in a vgsvg document (XML

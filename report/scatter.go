@@ -95,13 +95,9 @@ func ThroughputInflation(title string, flows []FlowSummary) (*Figure, error) {
 		maxR = math.Max(maxR, fl.RetransPerGB)
 	}
 	for _, g := range groupByCCA(flows) {
-		xys := make(plotter.XYs, len(g.flows))
-		for i, fl := range g.flows {
-			xys[i] = plotter.XY{X: fl.RTTInflation, Y: fl.ThroughputMbps}
-		}
-		s, err := plotter.NewScatter(xys)
+		s, err := flowScatter(g, rttInflation)
 		if err != nil {
-			return nil, fmt.Errorf("throughput vs rtt inflation: %s: %w", g.name, err)
+			return nil, fmt.Errorf("throughput vs rtt inflation: %w", err)
 		}
 		col := fill(g.name)
 		pts := g.flows
@@ -116,7 +112,35 @@ func ThroughputInflation(title string, flows []FlowSummary) (*Figure, error) {
 	f.plot.Y.Min = 0
 	f.plot.X.Min = math.Min(f.plot.X.Min, 1)
 	headroom(f)
+	lo, hi := xRange(flows, rttInflation)
+	marginX(f, lo, hi)
 	return f, nil
+}
+
+// rttInflation and p95Delay are the x values of the flow scatters.
+func rttInflation(f FlowSummary) float64 { return f.RTTInflation }
+func p95Delay(f FlowSummary) float64     { return f.P95DelayMs }
+
+// flowScatter is one CCA's flows as points (x(flow), throughput).
+func flowScatter(g cca, x func(FlowSummary) float64) (*plotter.Scatter, error) {
+	xys := make(plotter.XYs, len(g.flows))
+	for i, fl := range g.flows {
+		xys[i] = plotter.XY{X: x(fl), Y: fl.ThroughputMbps}
+	}
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", g.name, err)
+	}
+	return s, nil
+}
+
+// xRange is the range of x over the flows (at least one).
+func xRange(flows []FlowSummary, x func(FlowSummary) float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, fl := range flows {
+		lo, hi = math.Min(lo, x(fl)), math.Max(hi, x(fl))
+	}
+	return lo, hi
 }
 
 // addFairShare draws one dashed line per distinct fair share.
@@ -224,13 +248,9 @@ func DelayThroughput(title string, flows []FlowSummary) (*Figure, error) {
 	}
 	f := newFigure(title, labelP95Delay, labelThroughput)
 	for i, g := range groupByCCA(flows) {
-		xys := make(plotter.XYs, len(g.flows))
-		for j, fl := range g.flows {
-			xys[j] = plotter.XY{X: fl.P95DelayMs, Y: fl.ThroughputMbps}
-		}
-		s, err := plotter.NewScatter(xys)
+		s, err := flowScatter(g, p95Delay)
 		if err != nil {
-			return nil, fmt.Errorf("throughput vs p95 delay: %s: %w", g.name, err)
+			return nil, fmt.Errorf("throughput vs p95 delay: %w", err)
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: fill(g.name), Shape: glyph(i / 12), Radius: vg.Points(plainRadius + 1)}
 		f.plot.Add(s)
@@ -239,5 +259,7 @@ func DelayThroughput(title string, flows []FlowSummary) (*Figure, error) {
 	f.plot.X.Scale = plot.InvertedScale{Normalizer: f.plot.X.Scale}
 	f.plot.Y.Min = 0
 	headroom(f)
+	lo, hi := xRange(flows, p95Delay)
+	marginX(f, lo, hi)
 	return f, nil
 }

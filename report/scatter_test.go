@@ -6,6 +6,10 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 )
 
 // sydneyConcurrent is run 1 of the downlink competitive scenario to Sydney
@@ -235,5 +239,44 @@ func TestThroughputInflationManyGroupsOneFairShareRow(t *testing.T) {
 	}
 	if len(rows) != 1 || !strings.Contains(rows[0], "5 groups: 20.0–40.0 Mbit/s") {
 		t.Fatalf("fair-share legend rows %q; want one naming 5 groups and their range", rows)
+	}
+}
+
+// The outermost markers of both flow scatters lie inside the x axis: on the
+// rendered canvas, each extreme point ± the largest marker radius stays
+// within the axis line's ends (before the margin, the last point sat on the
+// end and half its marker hung over). One flow alone gets the same margin.
+func TestScatterMarkersInsideXAxis(t *testing.T) {
+	cases := []struct {
+		name  string
+		build func(string, []FlowSummary) (*Figure, error)
+		x     func(FlowSummary) float64
+		r     vg.Length // largest marker radius the figure draws
+	}{
+		{"inflation", ThroughputInflation, rttInflation, vg.Points(maxRadius)},
+		{"delay", DelayThroughput, p95Delay, vg.Points(plainRadius + 1)},
+	}
+	for _, c := range cases {
+		for _, flows := range [][]FlowSummary{sydneyConcurrent(), sydneyConcurrent()[:1]} {
+			f, err := c.build("markers", flows)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lo, hi := xRange(flows, c.x)
+			p := f.Plot()
+			if !(p.X.Min < lo && p.X.Max > hi) {
+				t.Errorf("%s, %d flows: x axis [%v, %v] does not extend beyond the data [%v, %v]", c.name, len(flows), p.X.Min, p.X.Max, lo, hi)
+			}
+			w, h := f.size()
+			axes, _, _ := f.layout(draw.New(vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PNGDPI))))
+			dc := p.DataCanvas(axes)
+			trX, _ := p.Transforms(&dc)
+			left, right := min(trX(p.X.Min), trX(p.X.Max)), max(trX(p.X.Min), trX(p.X.Max))
+			for _, v := range []float64{lo, hi} {
+				if px := trX(v); px-c.r < left || px+c.r > right {
+					t.Errorf("%s, %d flows: marker at x=%v spans [%.1f, %.1f] pt, axis [%.1f, %.1f] pt", c.name, len(flows), v, px-c.r, px+c.r, left, right)
+				}
+			}
+		}
 	}
 }

@@ -111,7 +111,7 @@ func (t *Table) validate() error {
 	}
 	seen := map[string]bool{}
 	for i, c := range t.Columns {
-		if !isKey(c.Key) {
+		if !isWord(c.Key, '_') {
 			return fmt.Errorf("table %q: column %d key %q: want [a-z0-9_]+", t.Title, i, c.Key)
 		}
 		if seen[c.Key] {
@@ -136,12 +136,14 @@ func (t *Table) validate() error {
 	return nil
 }
 
-func isKey(s string) bool {
+// isWord reports whether s is non-empty and only lower-case ASCII letters,
+// digits and sep: a table column key (sep '_') or a figure name (sep '-').
+func isWord(s string, sep rune) bool {
 	if s == "" {
 		return false
 	}
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == sep) {
 			return false
 		}
 	}
