@@ -20,6 +20,9 @@ type ackScratch struct {
 	seqRTT, sackRTT, caRTT time.Duration
 	newEpisode             bool
 	dsack                  bool
+	// priorFack is the highest SACKed sequence before this ACK's SACK
+	// blocks (Linux tcp_ack prior_fack): reordering is judged against it.
+	priorFack uint64
 }
 
 // OnAck processes an ACK. The caller keeps ownership of p.
@@ -28,7 +31,7 @@ func (s *Sender) OnAck(now time.Duration, p *packet.Packet) {
 	if p.Kind != packet.Ack || p.Ack > s.sndNxt || p.Ack < s.sndUna && p.NSack == 0 {
 		return // ACK of unsent data or stale ACK without news (RFC 793 §3.9)
 	}
-	s.ack = ackScratch{}
+	s.ack = ackScratch{priorFack: s.rack.highSacked}
 	s.peerRwnd = p.Rwnd
 	priorInflight := s.pipe()
 	priorUna := s.sndUna

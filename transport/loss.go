@@ -33,9 +33,15 @@ func (s *Sender) rackAdvance(now time.Duration, sg *seg) {
 }
 
 // checkReordering is RFC 8985 §6.2 step 3: a never-retransmitted segment
-// delivered below the highest SACKed sequence arrived out of order.
+// delivered below the highest sequence SACKed before this ACK arrived out of
+// order. The FACK point is taken before the ACK's own SACK blocks (Linux
+// tcp_ack passes prior_fack to tcp_clean_rtx_queue): an ACK that
+// cumulatively covers a segment held back by a delayed ACK and SACKs one
+// above a fresh hole is in-order delivery, not reordering. Judging it
+// against the new FACK point would set reordering_seen at every burst loss
+// and keep RACK's reordering window open through recovery.
 func (s *Sender) checkReordering(sg *seg) {
-	if !sg.everRetrans && sg.end < s.rack.highSacked {
+	if !sg.everRetrans && sg.start < s.ack.priorFack {
 		s.rack.reordSeen = true
 	}
 }
