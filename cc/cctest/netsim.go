@@ -21,6 +21,7 @@ type Dumbbell struct {
 	Duration time.Duration
 	Interval time.Duration // result interval; 1 s when 0
 	CCAs     []string      // one flow per registered controller name
+	Seed     uint64        // scenario seed; 1 when 0
 }
 
 // YAML is the scenario file of d.
@@ -29,8 +30,9 @@ func (d Dumbbell) YAML() string {
 	if iv == 0 {
 		iv = time.Second
 	}
+	seed := max(d.Seed, 1)
 	var b strings.Builder
-	fmt.Fprintf(&b, "version: 1\nname: %s\nduration: %v\nseed: 1\ninterval: %v\n", d.Name, d.Duration, iv)
+	fmt.Fprintf(&b, "version: 1\nname: %s\nduration: %v\nseed: %d\ninterval: %v\n", d.Name, d.Duration, seed, iv)
 	fmt.Fprintf(&b, "path:\n  profile: fixed\n  rate: %gMbps\n  rtt: %v\n", d.Mbps, d.RTT)
 	fmt.Fprintf(&b, "  queue: {discipline: droptail, limit_packets: %d}\n  loss: 0\nflows:\n", d.Limit)
 	for _, c := range d.CCAs {

@@ -30,12 +30,12 @@ const (
 
 // runStarlink runs one flow of cca over the Starlink profile (Sydney,
 // downlink) for secs seconds and returns the result and its spec.
-func runStarlink(t *testing.T, cca string, secs int, params string) (*result.Result, *netsim.Spec) {
+func runStarlink(t *testing.T, cca string, secs, seed int, params string) (*result.Result, *netsim.Spec) {
 	t.Helper()
 	y := fmt.Sprintf(`version: 1
 name: leocc-net-%s
 duration: %ds
-seed: 1
+seed: %d
 interval: 100ms
 path:
   profile: starlink
@@ -43,7 +43,7 @@ path:
   direction: downlink
 flows:
   - {cca: %s, start: 0s%s}
-`, cca, secs, cca, params)
+`, cca, secs, seed, cca, params)
 	res, spec, err := cctest.RunYAML(y)
 	if err != nil {
 		t.Fatal(err)
@@ -95,27 +95,37 @@ func median(d []time.Duration) time.Duration {
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
-// TestNetRecoveryVsBBR3: over ≥ 10 reconfiguration boundaries of the
+// TestNetRecoveryVsBBR3: over the reconfiguration boundaries of the
 // Sydney downlink, LeoCC's median recovery time is shorter than BBRv3's.
+// The two differ in kind: LeoCC pays its PROBE_RTT at every boundary
+// (0.4–0.6 s typical), BBRv3 recovers as fast when the new slot's capacity
+// is no higher and takes one or more 2–3 s probe cycles when it is. Which
+// median wins over ten boundaries depends on how many slots gained
+// capacity, so the test pools three seeds (≥ 45 boundaries).
 func TestNetRecoveryVsBBR3(t *testing.T) {
 	if testing.Short() {
 		t.Skip("network run")
 	}
 	med := map[string]time.Duration{}
 	for _, cca := range []string{"leocc", "bbr3"} {
-		res, spec := runStarlink(t, cca, 165, "")
-		f := &res.Flows[0]
-		rec := recoveryTimes(f, spec)
-		if len(rec) < 10 {
-			t.Fatalf("%s: only %d boundaries measured, want ≥ 10", cca, len(rec))
+		var all []time.Duration
+		for seed := 1; seed <= 3; seed++ {
+			res, spec := runStarlink(t, cca, 240, seed, "")
+			f := &res.Flows[0]
+			rec := recoveryTimes(f, spec)
+			all = append(all, rec...)
+			t.Logf("%s seed %d: %.1f Mbit/s, %d retransmits, %d RTOs, mean RTT %.1f ms; recovery per boundary %v, median %v",
+				cca, seed, f.ThroughputMbps, f.Retransmits, f.RTOs, f.MeanRTTMs, rec, median(rec))
 		}
-		med[cca] = median(rec)
-		t.Logf("%s: %.1f Mbit/s, %d retransmits, %d RTOs, mean RTT %.1f ms; recovery per boundary %v, median %v",
-			cca, f.ThroughputMbps, f.Retransmits, f.RTOs, f.MeanRTTMs, rec, med[cca])
+		if len(all) < 10 {
+			t.Fatalf("%s: only %d boundaries measured, want ≥ 10", cca, len(all))
+		}
+		med[cca] = median(all)
+		t.Logf("%s: median recovery %v over %d boundaries", cca, med[cca], len(all))
 	}
 	// Detection instead of the schedule, reported: the trigger fires on
 	// the first ACK after the outage instead of before it.
-	res, spec := runStarlink(t, "leocc", 165, ", params: {trigger: 2}")
+	res, spec := runStarlink(t, "leocc", 165, 1, ", params: {trigger: 2}")
 	f := &res.Flows[0]
 	rec := recoveryTimes(f, spec)
 	t.Logf("leocc (detection): %.1f Mbit/s, %d retransmits, %v triggers; median recovery %v",
