@@ -34,8 +34,8 @@ const (
 	// W ≈ 60 segments per ~35 ms RTT, so a window that collapsed to the
 	// loss window cannot regain within one bin; a kept window can.
 	slowRegain = 2
-	warmup      = 5 * time.Second        // boundaries before it are skipped (slow start)
-	mss         = 1448                   // bytes, the transport's default segment
+	warmup     = 5 * time.Second // boundaries before it are skipped (slow start)
+	mss        = 1448            // bytes, the transport's default segment
 )
 
 func run(t *testing.T, seed int, flow, overrides string) (*result.Result, *netsim.Spec) {
