@@ -37,6 +37,18 @@ const (
 	// every segment at the start of a connection (tcp_incr_quickack called
 	// from tcp_event_data_recv on the first data, tcp_input.c).
 	DefaultQuickAcks = 16
+	// DefaultCompSackNr and DefaultCompSackDelay are Linux's SACK
+	// compression (tcp_input.c __tcp_ack_snd_check, since 4.19): while data
+	// is out of order, after the first TCP_FASTRETRANS_THRESH (3) duplicate
+	// ACKs for one RCV.NXT, further SACKs wait for a timer of
+	// min(tcp_comp_sack_delay_ns = 1 ms, RTT/20) or until
+	// tcp_comp_sack_nr = 44 ACKs were held back.
+	DefaultCompSackNr    = 44
+	DefaultCompSackDelay = time.Millisecond
+	// compSackImmediate is TCP_FASTRETRANS_THRESH: the duplicate ACKs per
+	// RCV.NXT that are never compressed, so the sender's fast retransmit
+	// is not delayed.
+	compSackImmediate = 3
 )
 
 // SenderConfig configures a Sender. Zero fields take the defaults above.
@@ -57,6 +69,9 @@ type SenderConfig struct {
 	// NoRACK disables RACK (falls back to the dup-threshold rule); NoTLP
 	// disables tail loss probes. Both are on by default, as in Linux.
 	NoRACK, NoTLP bool
+	// NoTSO paces every segment on its own instead of in Linux's TSO
+	// bursts of about 1 ms of data (tcp_tso_autosize).
+	NoTSO bool
 }
 
 func (c SenderConfig) withDefaults() SenderConfig {
@@ -90,6 +105,13 @@ type ReceiverConfig struct {
 	// QuickAcks is the number of segments ACKed immediately at the start.
 	// A negative value disables quick ACKs.
 	QuickAcks int
+	// CompSackNr bounds how many out-of-order ACKs SACK compression holds
+	// back (negative: no compression, every out-of-order segment is ACKed
+	// at once as RFC 5681 §4.2 asks); CompSackDelay is its timer. The
+	// RTT/20 term of Linux's timer is not modelled (the receiver keeps no
+	// RTT estimate): it is shorter than 1 ms only below 20 ms RTT.
+	CompSackNr    int
+	CompSackDelay time.Duration
 }
 
 func (c ReceiverConfig) withDefaults() ReceiverConfig {
@@ -106,6 +128,14 @@ func (c ReceiverConfig) withDefaults() ReceiverConfig {
 		c.QuickAcks = DefaultQuickAcks
 	} else if c.QuickAcks < 0 {
 		c.QuickAcks = 0
+	}
+	if c.CompSackNr == 0 {
+		c.CompSackNr = DefaultCompSackNr
+	} else if c.CompSackNr < 0 {
+		c.CompSackNr = 0
+	}
+	if c.CompSackDelay <= 0 {
+		c.CompSackDelay = DefaultCompSackDelay
 	}
 	return c
 }

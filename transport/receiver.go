@@ -11,6 +11,10 @@ import (
 // (RFC 2018 §3) plus two NOPs of padding to a 4-byte boundary.
 const sackOptionBase = 4
 
+// sackBlocksExpected is Linux's TCP_SACK_BLOCKS_EXPECTED (tcp_input.c):
+// SACK compression assumes only two blocks reliably reach the sender.
+const sackBlocksExpected = 2
+
 // Receiver is one flow's TCP-like receiver. It is not safe for concurrent use.
 type Receiver struct {
 	cfg  ReceiverConfig
@@ -29,8 +33,16 @@ type Receiver struct {
 	ackNow   bool          // an immediate ACK is due
 	delackAt time.Duration // delayed-ACK timer
 	ce       bool          // CE seen since the last ACK
-	echo     uint64        // TxID of the latest segment
-	now      time.Duration
+
+	// SACK compression (Linux tcp_sock compressed_ack, dup_ack_counter,
+	// compressed_ack_rcv_nxt and compressed_ack_timer).
+	compressed int            // out-of-order ACKs held back since the last ACK
+	dupAcks    int            // immediate duplicate ACKs sent for compRcvNxt
+	compRcvNxt uint64         // RCV.NXT the duplicate count refers to
+	compAt     time.Duration  // compression timer
+	flush      *packet.Packet // ACK built before a SACK block would go unreported
+	echo       uint64         // TxID of the latest segment
+	now        time.Duration
 
 	stats ReceiverStats
 }
@@ -47,7 +59,7 @@ type ReceiverStats struct {
 // NewReceiver returns a receiver taking ACK packets from pool.
 func NewReceiver(cfg ReceiverConfig, pool *packet.Pool) *Receiver {
 	cfg = cfg.withDefaults()
-	return &Receiver{cfg: cfg, pool: pool, quick: cfg.QuickAcks, delackAt: sim.Never}
+	return &Receiver{cfg: cfg, pool: pool, quick: cfg.QuickAcks, delackAt: sim.Never, compAt: sim.Never}
 }
 
 // OnData processes a data segment. The caller keeps ownership of p.
@@ -76,16 +88,61 @@ func (r *Receiver) duplicate(b packet.Block) {
 	r.ackNow = true
 }
 
-// outOfOrder buffers data above a hole and ACKs immediately (RFC 5681 §4.2).
+// outOfOrder buffers data above a hole and ACKs (RFC 5681 §4.2), at once
+// or compressed (ofoAck).
 func (r *Receiver) outOfOrder(b packet.Block) {
 	if c, ok := r.ooo.containing(b.Start); ok && c.End >= b.End {
 		r.duplicate(b)
 		return
 	}
 	r.stats.OutOfOrder++
+	if r.compressed > 0 && r.flush == nil && r.sackPressure(b) {
+		// Linux tcp_sack_new_ofo_skb (TCP_SACK_BLOCKS_EXPECTED = 2):
+		// before a block is pushed to third place or beyond, the ACKs
+		// held back go out, so every block was reported in first or
+		// second place at least once.
+		r.flush = r.makeAck(r.now)
+	}
 	r.ooo.add(b)
 	r.remember(b.Start)
-	r.ackNow = true
+	r.ofoAck()
+}
+
+// sackPressure tells whether b would move SACK blocks down the list:
+// it extends a block that is not among the two most recent, or it starts
+// a new block while two or more exist.
+func (r *Receiver) sackPressure(b packet.Block) bool {
+	for i := 0; i < r.nRecent; i++ {
+		if c, ok := r.ooo.containing(r.recent[i]); ok && c.Start <= b.End && b.Start <= c.End {
+			return i >= sackBlocksExpected
+		}
+	}
+	return r.nRecent >= sackBlocksExpected
+}
+
+// ofoAck is Linux's SACK compression (__tcp_ack_snd_check with data out
+// of order): the first three duplicate ACKs for a RCV.NXT go at once, the
+// following ones wait for the compression timer or for CompSackNr held
+// back. RFC 5681 §4.2 asks for an immediate ACK per out-of-order segment;
+// Linux departs from it to spare the reverse path (here: Starlink's
+// uplink, whose AQM would otherwise drop the ACK flood of a loss).
+func (r *Receiver) ofoAck() {
+	if r.cfg.CompSackNr == 0 || r.compressed >= r.cfg.CompSackNr {
+		r.ackNow = true
+		return
+	}
+	if r.compRcvNxt != r.rcvNxt {
+		r.compRcvNxt, r.dupAcks = r.rcvNxt, 0
+	}
+	if r.dupAcks < compSackImmediate {
+		r.dupAcks++
+		r.ackNow = true
+		return
+	}
+	r.compressed++
+	if r.compAt == sim.Never {
+		r.compAt = r.now + r.cfg.CompSackDelay
+	}
 }
 
 // inOrder advances RCV.NXT, pulling in buffered data, and applies the ACK
@@ -131,9 +188,19 @@ func (r *Receiver) remember(seq uint64) {
 // Next returns the ACK to send at now, or nil when none is due.
 func (r *Receiver) Next(now time.Duration) *packet.Packet {
 	r.now = now
-	if !r.ackNow && r.delackAt > now {
+	if p := r.flush; p != nil {
+		r.flush = nil
+		return p
+	}
+	if !r.ackNow && r.delackAt > now && r.compAt > now {
 		return nil
 	}
+	return r.makeAck(now)
+}
+
+// makeAck builds the ACK of the current state and resets the ACK timers
+// and counters (Linux tcp_send_ack and tcp_event_ack_sent).
+func (r *Receiver) makeAck(now time.Duration) *packet.Packet {
 	p := r.pool.Get()
 	p.Flow, p.Kind = r.cfg.Flow, packet.Ack
 	p.Ack, p.Echo, p.ECE = r.rcvNxt, r.echo, r.ce
@@ -145,6 +212,7 @@ func (r *Receiver) Next(now time.Duration) *packet.Packet {
 	}
 	p.SentAt = now
 	r.ackNow, r.delackAt, r.unacked, r.ce = false, sim.Never, 0, false
+	r.compressed, r.compAt = 0, sim.Never
 	r.stats.Acks++
 	return p
 }
@@ -183,12 +251,12 @@ func (r *Receiver) fillSacks(p *packet.Packet) {
 }
 
 // NextWake returns when Next must be called: now if an ACK is due, the
-// delayed-ACK timer, or sim.Never.
+// earlier of the delayed-ACK and SACK-compression timers, or sim.Never.
 func (r *Receiver) NextWake() time.Duration {
-	if r.ackNow {
+	if r.ackNow || r.flush != nil {
 		return r.now
 	}
-	return r.delackAt
+	return min(r.delackAt, r.compAt)
 }
 
 // Stats returns the receiver's counters.

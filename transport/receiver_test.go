@@ -77,7 +77,7 @@ func TestReceiverDelayedAckTimer(t *testing.T) {
 }
 
 func TestReceiverSackBlocks(t *testing.T) {
-	x := newRx(t, ReceiverConfig{QuickAcks: -1})
+	x := newRx(t, ReceiverConfig{QuickAcks: -1, CompSackNr: -1}) // every SACK at once
 	x.seg(0, 0, false)
 	x.seg(0, 1, false) // ACK of 2 segments
 	// Holes at 2 and 5 and 8: deliver 3,4 then 6,7 then 9.
@@ -140,5 +140,57 @@ func TestReceiverEchoesCE(t *testing.T) {
 	}
 	if a := x.seg(0, 1, false); a == nil || a.ECE {
 		t.Fatalf("ECE on an ACK of unmarked data: %+v", a)
+	}
+}
+
+// SACK compression (Linux __tcp_ack_snd_check): per RCV.NXT, three
+// duplicate ACKs at once, then one per CompSackDelay or per CompSackNr
+// held back; a new RCV.NXT starts the count again.
+func TestReceiverSackCompression(t *testing.T) {
+	x := newRx(t, ReceiverConfig{QuickAcks: -1, CompSackNr: 5})
+	x.seg(0, 0, false)
+	x.seg(0, 1, false) // ACK of 2 segments; segment 2 is lost
+	now := time.Millisecond
+	k := uint64(3)
+	for i := 0; i < compSackImmediate; i++ {
+		if a := x.seg(now, k, false); a == nil || a.Ack != 2*mss {
+			t.Fatalf("duplicate ACK %d: %+v; want at once", i+1, a)
+		}
+		k++
+	}
+	// The next ones wait for the 1 ms timer.
+	if a := x.seg(now, k, false); a != nil {
+		t.Fatalf("4th duplicate ACK sent at once; want compressed")
+	}
+	k++
+	if w := x.r.NextWake(); w != now+DefaultCompSackDelay {
+		t.Fatalf("wake %v; want the compression timer at %v", w, now+DefaultCompSackDelay)
+	}
+	x.seg(now+500*time.Microsecond, k, false)
+	k++
+	a := x.r.Next(now + DefaultCompSackDelay)
+	if a == nil || a.Sacks()[0] != (packet.Block{Start: 3 * mss, End: k * mss}) {
+		t.Fatalf("timer ACK %+v; want the block [3, %d)·MSS", a, k)
+	}
+	// CompSackNr (5) held back forces an ACK before the timer.
+	now += 2 * time.Millisecond
+	var sent int
+	for i := 0; i < 6; i++ {
+		if x.seg(now, k, false) != nil {
+			sent++
+		}
+		k++
+	}
+	if sent != 1 {
+		t.Errorf("%d ACKs for 6 segments with 5 held back at most; want 1", sent)
+	}
+	// Filling the hole ACKs at once; a new hole gets three fresh duplicates.
+	if a := x.seg(now, 2, false); a == nil || a.Ack != k*mss {
+		t.Fatalf("gap fill: %+v; want ACK of %d at once", a, k*mss)
+	}
+	for i := 0; i < compSackImmediate; i++ {
+		if x.seg(now, k+1+uint64(i), false) == nil {
+			t.Fatalf("duplicate %d after a new hole not ACKed at once", i+1)
+		}
 	}
 }

@@ -14,6 +14,14 @@ const (
 	// unpacedSegs: Linux starts pacing only once data_segs_out >= 10, so
 	// the initial window leaves in one burst.
 	unpacedSegs = 10
+	// pacingShift: a TSO burst carries about 1 ms of data at the pacing
+	// rate, rate >> sk_pacing_shift (10) bytes (tcp_tso_autosize).
+	pacingShift = 10
+	// gsoMaxBytes caps a burst at GSO_LEGACY_MAX_SIZE (64 KiB).
+	gsoMaxBytes = 65536
+	// minTSOSegs: sysctl_tcp_min_tso_segs and bbr_min_tso_segs above
+	// 1.2 Mbit/s (2).
+	minTSOSegs = 2
 )
 
 // Sender is one flow's TCP-like sender. It is not safe for concurrent use.
@@ -51,8 +59,10 @@ type Sender struct {
 	tlpRetrans          bool   // the outstanding probe was a retransmission
 	probePending        bool   // PTO fired: Next sends a probe regardless of cwnd
 
-	nextSend time.Duration // earliest departure time of the next packet (EDT)
-	now      time.Duration // latest time seen
+	nextSend  time.Duration // earliest departure time of the next packet (EDT)
+	burstAt   time.Duration // start of the current TSO burst
+	burstLeft int           // segments the burst may still carry at burstAt
+	now       time.Duration // latest time seen
 
 	ack   ackScratch
 	rs    cc.RateSample
@@ -139,7 +149,7 @@ func (s *Sender) Next(now time.Duration) *packet.Packet {
 	if s.probePending {
 		return s.sendProbe(now)
 	}
-	if s.paced() && s.nextSend > now {
+	if s.paced() && s.nextSend > now && !s.inBurst(now) {
 		return nil
 	}
 	// Retransmissions of lost segments go before new data (RFC 6675 §5
@@ -171,7 +181,7 @@ func (s *Sender) NextWake() time.Duration {
 	}
 	if s.canSend() {
 		t := s.now
-		if s.paced() {
+		if s.paced() && !s.inBurst(t) {
 			t = max(t, s.nextSend)
 		}
 		w = min(w, t)
@@ -275,10 +285,19 @@ func (s *Sender) transmit(now time.Duration, i int64, retrans, idle bool) *packe
 // pace advances the earliest departure time by n bytes at the controller's
 // rate (Linux tcp_update_skb_after_send): when the sender fell behind
 // schedule, up to half a packet's gap is forgiven, so the pacer never bursts
-// to catch up more than that.
+// to catch up more than that. Unless NoTSO, segments leave in bursts as
+// Linux's skbs do: the first segment sent at or after the departure time
+// opens a burst of tsoSegs segments that may all leave at that instant,
+// and the burst's total gap is added to the departure time.
 func (s *Sender) pace(now time.Duration, n int) {
 	rate := s.ctrl.PacingRate()
 	if rate <= 0 || s.segsOut < unpacedSegs {
+		return
+	}
+	gap := time.Duration(float64(n) / rate * float64(time.Second))
+	if s.inBurst(now) {
+		s.burstLeft--
+		s.nextSend += gap
 		return
 	}
 	var credit time.Duration
@@ -286,9 +305,23 @@ func (s *Sender) pace(now time.Duration, n int) {
 		credit = now - s.nextSend
 		s.nextSend = now
 	}
-	gap := time.Duration(float64(n) / rate * float64(time.Second))
 	gap -= min(gap/2, credit)
 	s.nextSend += gap
+	if !s.cfg.NoTSO {
+		s.burstAt, s.burstLeft = now, s.tsoSegs(rate)-1
+	}
+}
+
+// inBurst tells whether a TSO burst opened at now may carry another segment.
+func (s *Sender) inBurst(now time.Duration) bool {
+	return s.burstLeft > 0 && now == s.burstAt
+}
+
+// tsoSegs is Linux's tcp_tso_autosize: about 1 ms of data at the pacing
+// rate (rate >> sk_pacing_shift), at most 64 KiB, at least 2 segments.
+func (s *Sender) tsoSegs(rate float64) int {
+	bytes := min(int(rate)>>pacingShift, gsoMaxBytes)
+	return max(bytes/s.cfg.MSS, minTSOSegs)
 }
 
 // Stats returns the sender's counters.

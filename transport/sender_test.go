@@ -189,14 +189,16 @@ func TestDeliveryRateOnFixedBottleneck(t *testing.T) {
 	}
 }
 
-func TestPacingSpacesPackets(t *testing.T) {
-	const rate = 1e6 // bytes/s: one 1448-byte segment every 1.448 ms
+// pacedTimes returns the departure times of the first n segments of a
+// bulk sender paced at rate bytes/s.
+func pacedTimes(t *testing.T, cfg SenderConfig, rate float64, n int) []time.Duration {
+	t.Helper()
 	ctrl := &fixedCC{cwnd: 1000 * mss, rate: rate}
 	pool := &packet.Pool{}
-	s := NewSender(SenderConfig{}, ctrl, pool)
+	s := NewSender(cfg, ctrl, pool)
 	var times []time.Duration
 	now := time.Duration(0)
-	for len(times) < 40 {
+	for len(times) < n {
 		if pk := s.Next(now); pk != nil {
 			times = append(times, now)
 			pool.Put(pk)
@@ -213,10 +215,40 @@ func TestPacingSpacesPackets(t *testing.T) {
 			t.Fatalf("segment %d at %v: the first %d segments leave unpaced (Linux)", i, times[i], unpacedSegs)
 		}
 	}
+	return times
+}
+
+func TestPacingSpacesPackets(t *testing.T) {
+	const rate = 1e6 // bytes/s: one 1448-byte segment every 1.448 ms
+	times := pacedTimes(t, SenderConfig{NoTSO: true}, rate, 40)
 	gap := time.Duration(float64(mss) / rate * 1e9)
 	for i := unpacedSegs + 1; i < len(times); i++ {
 		if d := times[i] - times[i-1]; d != gap {
 			t.Errorf("gap %d: %v; want %v", i, d, gap)
+		}
+	}
+}
+
+// With TSO (the default) segments leave in bursts of about 1 ms of data
+// at the pacing rate (rate >> 10 bytes: 19531 B = 13 segments at 20 MB/s),
+// one burst per 13 segment gaps: the average rate is unchanged.
+func TestPacingTSOBursts(t *testing.T) {
+	const rate = 20e6 // bytes/s
+	const burst = 13  // (20e6 >> 10) / 1448
+	times := pacedTimes(t, SenderConfig{}, rate, unpacedSegs+5*burst)
+	// The 10th segment is the first paced one: it opens the first burst.
+	gap := time.Duration(float64(mss) / rate * 1e9)
+	for k := 0; k < 5; k++ {
+		first := unpacedSegs - 1 + k*burst
+		for i := first + 1; i < first+burst; i++ {
+			if times[i] != times[first] {
+				t.Fatalf("burst %d: segment %d at %v, burst start %v; want one instant", k, i, times[i], times[first])
+			}
+		}
+		if k > 0 {
+			if d := times[first] - times[first-burst]; d != burst*gap {
+				t.Errorf("burst %d starts %v after the previous; want %v", k, d, burst*gap)
+			}
 		}
 	}
 }
