@@ -233,12 +233,14 @@ func kernelVsSim(t *testing.T, name, path, cca string, dur time.Duration, seeds,
 
 // Acceptance 3 of issue 7: kernel cubic, reno and bbr through emu against
 // leolab cubic, reno and bbr1 through sim, on the fixed 100 Mbit/s, 50 ms,
-// 1-BDP path: mean throughput within ±15%. CI runs 10 s, one live run and
-// five simulator seeds per algorithm; LEOLAB_LIVE_SECONDS and
-// LEOLAB_LIVE_RUNS widen it, and LEOLAB_COMPARE_STARLINK=1 adds the
-// Starlink Sydney downlink (reported, see the closing note of issue 7).
-// Retransmissions are reported, not asserted: a 1-BDP drop-tail queue
-// loses a burst per sawtooth whose size depends on per-packet timing.
+// 1-BDP path: mean throughput within ±15% and retransmissions within ±25%
+// (at least ±3 segments: CUBIC's HyStart exit loses ~50). CI runs 10 s
+// (the retransmissions of a 1-BDP path are all in the startup overshoot,
+// so 10 s hold them all), one live run and five simulator seeds per
+// algorithm; LEOLAB_LIVE_SECONDS and LEOLAB_LIVE_RUNS widen it, and
+// LEOLAB_COMPARE_STARLINK=1 adds the Starlink Sydney downlink, reported
+// only (see the closing notes of issue 7: BBR's startup on the
+// demand-driven allocation differs there).
 func TestKernelVsSim(t *testing.T) {
 	needEmu(t)
 	dur := liveSeconds(t, 10*time.Second)
@@ -256,8 +258,14 @@ func TestKernelVsSim(t *testing.T) {
 		for _, cca := range []string{"cubic", "reno", "bbr1"} {
 			row := kernelVsSim(t, p[0], p[1], cca, dur, 5, runs)
 			table = append(table, row.String())
-			if p[0] == "fixed" && math.Abs(row.liveMbps/row.simMbps-1) > 0.15 {
+			if p[0] != "fixed" {
+				continue
+			}
+			if math.Abs(row.liveMbps/row.simMbps-1) > 0.15 {
 				t.Errorf("%s: kernel %s %.1f Mbit/s vs sim %s %.1f: more than 15%% apart", p[0], row.kernel, row.liveMbps, cca, row.simMbps)
+			}
+			if d := math.Abs(row.liveRtx - row.simRtx); d > max(0.25*row.simRtx, 3) {
+				t.Errorf("%s: kernel %s %.0f retransmissions vs sim %s %.0f: more than 25%% apart", p[0], row.kernel, row.liveRtx, cca, row.simRtx)
 			}
 		}
 	}
