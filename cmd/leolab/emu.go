@@ -52,6 +52,7 @@ type emuFlags struct {
 	file      string
 	iperfDir  string
 	ownStack  bool
+	noProg    bool
 }
 
 func newEmuCmd() *cobra.Command {
@@ -103,6 +104,7 @@ Without -f, the flags describe a fixed link and kernel (or cbr) flows.
 	fl.StringVarP(&f.file, "file", "f", "", "scenario file (YAML, version 1; as for sim)")
 	fl.StringVar(&f.iperfDir, "iperf3-json", "", "also write one iperf3-compatible JSON per flow into `DIR`")
 	fl.BoolVar(&f.ownStack, "leolab-transport", false, "with -f: run every TCP flow on leolab's transport over UDP, not the kernel's")
+	fl.BoolVar(&f.noProg, "no-progress", false, "do not show progress on stderr")
 	return c
 }
 
@@ -157,7 +159,9 @@ func runEmu(cmd *cobra.Command, f *emuFlags) error {
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	done := emuProgress(cmd, rc.Duration, f.noProg)
 	res, err := emu.Run(ctx, rc)
+	done()
 	if errors.Is(err, context.Canceled) {
 		return errInterrupted
 	}
@@ -212,4 +216,31 @@ func scenarioRun(sc *scenario.Scenario, own bool) (emu.RunConfig, error) {
 		return emu.RunConfig{}, badInput("%s: %v", sc.File, err)
 	}
 	return rc, nil
+}
+
+// emuProgress shows the wall-clock progress of a live run on a terminal
+// (runs of 10 s or more, as sim does); the returned func stops it.
+func emuProgress(cmd *cobra.Command, total time.Duration, off bool) (stop func()) {
+	stderr, ok := cmd.ErrOrStderr().(*os.File)
+	if off || !ok || !isTerminal(stderr) || total < 10*time.Second {
+		return func() {}
+	}
+	start := time.Now()
+	quit := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-quit:
+				fmt.Fprintln(stderr)
+				return
+			case <-tick.C:
+				fmt.Fprintf(stderr, "\remulating %v / %v   ", min(time.Since(start), total).Round(time.Second), total)
+			}
+		}
+	}()
+	return func() { close(quit); <-finished }
 }
