@@ -10,7 +10,10 @@
 //     everything in flight is lost. It is a fixture, not a network model:
 //     no retransmissions, no delayed ACKs, no reverse-path queue.
 //   - Dumbbell and RunYAML, which run controllers by name over the network
-//     simulator (scenario + netsim, our transport) and return the result.
+//     simulator (scenario + netsim, our transport) and return the result,
+//     and FixedLink, the fixed-link acceptance run every controller passes.
+//   - Registered, the check of a controller's registry entry: defaults,
+//     description, source and the refusal of out-of-range parameters.
 //
 // It imports no controller package, so a controller's own (internal)
 // tests can use it without an import cycle.

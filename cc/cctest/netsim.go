@@ -3,11 +3,22 @@ package cctest
 import (
 	"fmt"
 	"strings"
+	"testing"
 	"time"
 
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
+)
+
+// The fixed-link acceptance path (issue 5, acceptance 2): one flow alone
+// on a fixed 50 Mbit/s, 60 ms path with a one-BDP drop-tail buffer.
+const (
+	acceptMbps  = 50
+	acceptRTT   = 60 * time.Millisecond
+	acceptLimit = 250 // packets of 1500 B: 50 Mbit/s × 60 ms = 375 kB = 250 packets
+	acceptFor   = 60 * time.Second
+	acceptShare = 0.8 // the flow must use at least 80% of the link
 )
 
 // Dumbbell is a scenario of flows that all start at 0 over one fixed-rate
@@ -64,4 +75,24 @@ func RunYAML(yaml string) (*result.Result, *netsim.Spec, error) {
 		return nil, nil, fmt.Errorf("cctest: %w", err)
 	}
 	return res, &spec, nil
+}
+
+// FixedLink runs cca alone through the simulator on the fixed-link
+// acceptance path (50 Mbit/s, 60 ms, a one-BDP drop-tail buffer of 250
+// packets, 60 s), logs its figures and fails t unless the flow uses at
+// least 80% of the link. It returns the flow for further checks.
+func FixedLink(t testing.TB, cca string) result.Flow {
+	t.Helper()
+	res, err := Dumbbell{Name: "acceptance-" + cca, Mbps: acceptMbps, RTT: acceptRTT, Limit: acceptLimit,
+		Duration: acceptFor, CCAs: []string{cca}}.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Flows[0]
+	t.Logf("%s: %.2f Mbit/s, %d retransmits, RTT min %.1f mean %.1f p95 %.1f ms",
+		cca, f.ThroughputMbps, f.Retransmits, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs)
+	if f.ThroughputMbps < acceptShare*acceptMbps {
+		t.Errorf("throughput %.2f Mbit/s < %.0f%% of %d", f.ThroughputMbps, 100*acceptShare, acceptMbps)
+	}
+	return f
 }

@@ -58,3 +58,17 @@ func TestRunYAMLErrors(t *testing.T) {
 		t.Error("unknown controller accepted")
 	}
 }
+
+// FixedLink: Reno alone on 50 Mbit/s, 60 ms with a one-BDP buffer never
+// drains the queue after a halving (AIMD with a one-BDP buffer), so it uses
+// more than the 80% the helper asks for, and its RTT lies between the base
+// 60 ms and the base plus the full 60 ms buffer.
+func TestFixedLink(t *testing.T) {
+	f := cctest.FixedLink(t, "reno")
+	if f.CCA != "reno" || f.ThroughputMbps > 50 || f.ThroughputMbps < 0.9*50 {
+		t.Errorf("%s: %.2f Mbit/s, want reno at 45–50", f.CCA, f.ThroughputMbps)
+	}
+	if f.MinRTTMs < 60 || f.MeanRTTMs > 60+60+5 {
+		t.Errorf("RTT min %.1f mean %.1f ms, want in [60, 125]", f.MinRTTMs, f.MeanRTTMs)
+	}
+}

@@ -53,6 +53,16 @@ func (p *Path) QueuePackets() float64 {
 // LossRate.
 func (p *Path) ResetStats() { p.stats = stats{from: p.now} }
 
+// Utilisation runs the path to warm, starts a measurement window there and
+// runs on to until; it returns the throughput over that window as a
+// fraction of the bottleneck rate at t = 0.
+func (p *Path) Utilisation(warm, until time.Duration) float64 {
+	p.Run(warm)
+	p.ResetStats()
+	p.Run(until)
+	return p.Throughput() / p.Rate(0)
+}
+
 // Throughput is the acknowledged bytes/s since ResetStats.
 func (p *Path) Throughput() float64 {
 	return float64(p.stats.ackedBytes) / (p.now - p.stats.from).Seconds()

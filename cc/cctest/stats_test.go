@@ -37,3 +37,17 @@ func TestQueueAndWindow(t *testing.T) {
 		t.Errorf("utilisation %.5f, loss rate %v over 1 s, want 1 and 0", u, p.LossRate())
 	}
 }
+
+// Utilisation measures from the warm-up on: a window of 280 segments
+// (> the 259-segment BDP) keeps the 50 Mbit/s link busy, so the
+// utilisation is 1 to within the ACK clock's granularity, and the window
+// starts at 1 s, not at 0 where the first RTT carries nothing.
+func TestUtilisation(t *testing.T) {
+	p := NewPath(&fixedWindow{cwnd: 280 * DefaultMSS}, testBps, testBase)
+	if u := p.Utilisation(time.Second, 3*time.Second); math.Abs(u-1) > 1e-3 {
+		t.Errorf("utilisation %.5f over 1–3 s, want 1", u)
+	}
+	if from := p.stats.from; from < time.Second || from > time.Second+testBase {
+		t.Errorf("measurement window from %v, want 1 s (+ one event)", from)
+	}
+}

@@ -2,7 +2,6 @@ package copa
 
 import (
 	"math"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,26 +11,11 @@ import (
 
 const mss = 1448
 
+// TestRegistered: "copa" defaults to δ = 0.5 with mode switching and
+// refuses δ outside (0, 1] and a non-binary mode_switch.
 func TestRegistered(t *testing.T) {
-	info, ok := cc.Lookup("copa")
-	if !ok {
-		t.Fatal("copa not registered")
-	}
-	if info.Params["delta"] != 0.5 || info.Params["mode_switch"] != 1 {
-		t.Fatalf("defaults %v, want delta 0.5, mode_switch 1", info.Params)
-	}
-	for _, tc := range []struct {
-		params map[string]float64
-		want   string
-	}{
-		{map[string]float64{"delta": 0}, "delta"},
-		{map[string]float64{"delta": 2}, "delta"},
-		{map[string]float64{"mode_switch": 0.5}, "mode_switch"},
-	} {
-		if _, err := cc.New("copa", cc.Config{Params: tc.params}); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("params %v: error %v, want one about %s", tc.params, err, tc.want)
-		}
-	}
+	cctest.Registered(t, "copa", map[string]float64{"delta": 0.5, "mode_switch": 1},
+		map[string]float64{"delta": 0}, map[string]float64{"delta": 2}, map[string]float64{"mode_switch": 0.5})
 }
 
 // primed returns a Copa out of slow start whose filters hold RTT_min = min

@@ -2,7 +2,6 @@ package hybla
 
 import (
 	"math"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,25 +11,11 @@ import (
 
 const mss = 1448
 
+// TestRegistered: "hybla" defaults to RTT0 = 25 ms (tcp_hybla.c) and the
+// per-RTT increase, and refuses RTT0 = 0 and a non-binary per_ack.
 func TestRegistered(t *testing.T) {
-	info, ok := cc.Lookup("hybla")
-	if !ok {
-		t.Fatal("hybla not registered")
-	}
-	if info.Params["rtt0_ms"] != 25 || info.Params["per_ack"] != 0 {
-		t.Fatalf("defaults %v, want rtt0_ms 25 (tcp_hybla.c) and per_ack 0", info.Params)
-	}
-	for _, tc := range []struct {
-		params map[string]float64
-		want   string
-	}{
-		{map[string]float64{"rtt0_ms": 0}, "rtt0_ms"},
-		{map[string]float64{"per_ack": 2}, "per_ack"},
-	} {
-		if _, err := cc.New("hybla", cc.Config{Params: tc.params}); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("params %v: error %v, want one about %s", tc.params, err, tc.want)
-		}
-	}
+	cctest.Registered(t, "hybla", map[string]float64{"rtt0_ms": 25, "per_ack": 0},
+		map[string]float64{"rtt0_ms": 0}, map[string]float64{"per_ack": 2})
 }
 
 // rho = max(SRTT/rtt0, 1) from the smallest SRTT seen.
@@ -181,10 +166,7 @@ func TestUtilisation(t *testing.T) {
 	h, _ := New(cc.Config{MSS: mss, InitialCWnd: 10})
 	p := cctest.NewPath(h, 50e6, 60*time.Millisecond)
 	p.Buffer = int(p.BDPPackets()) * p.MSS
-	p.Run(10 * time.Second)
-	p.ResetStats()
-	p.Run(40 * time.Second)
-	u := p.Throughput() / p.Rate(0)
+	u := p.Utilisation(10*time.Second, 40*time.Second)
 	t.Logf("utilisation %.4f, mean queue %.1f pkts", u, p.MeanQueue())
 	if u < 0.95 {
 		t.Errorf("utilisation %.4f < 0.95", u)

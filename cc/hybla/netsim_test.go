@@ -2,7 +2,6 @@ package hybla_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/leolab/leolab/cc/cctest"
 	_ "github.com/leolab/leolab/cc/hybla"
@@ -12,15 +11,5 @@ import (
 // link): alone on a fixed 50 Mbit/s, 60 ms path with a one-BDP buffer
 // (250 packets of 1500 B) for 60 s, hybla uses at least 80% of the link.
 func TestNetsimFixedLink(t *testing.T) {
-	res, err := cctest.Dumbbell{Name: "acceptance-hybla", Mbps: 50, RTT: 60 * time.Millisecond, Limit: 250,
-		Duration: 60 * time.Second, CCAs: []string{"hybla"}}.Run()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := res.Flows[0]
-	t.Logf("hybla: %.2f Mbit/s, %d retransmits, RTT min %.1f mean %.1f p95 %.1f ms",
-		f.ThroughputMbps, f.Retransmits, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs)
-	if f.ThroughputMbps < 0.8*50 {
-		t.Errorf("throughput %.2f Mbit/s < 80%% of 50", f.ThroughputMbps)
-	}
+	cctest.FixedLink(t, "hybla")
 }

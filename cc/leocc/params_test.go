@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/cctest"
 )
 
 // TestParams: the trigger source follows the path and the knobs; bad
@@ -40,15 +41,12 @@ func TestParams(t *testing.T) {
 	}
 }
 
-// TestRegistered: "leocc" is in the registry with its knobs, and cc.New
-// rejects unknown ones.
+// TestRegistered: "leocc" is in the registry with its knobs at their
+// defaults, and cc.New rejects unknown ones.
 func TestRegistered(t *testing.T) {
-	info, ok := cc.Lookup("leocc")
-	if !ok || info.Description == "" || info.Source == "" || len(info.Params) != len(defaultParams()) {
-		t.Fatalf("leocc registration %+v", info)
-	}
-	if _, err := cc.New("leocc", cc.Config{Params: map[string]float64{"nope": 1}}); err == nil {
-		t.Error("unknown parameter accepted")
+	info := cctest.Registered(t, "leocc", defaultParams(), map[string]float64{"nope": 1})
+	if len(info.Params) != len(defaultParams()) {
+		t.Errorf("leocc registers %d params, want the %d of defaultParams", len(info.Params), len(defaultParams()))
 	}
 	if c, err := cc.New("leocc", cc.Config{}); err != nil || c.PacingRate() <= 0 {
 		t.Errorf("cc.New: %v, pacing %v: want a paced controller", err, c.PacingRate())

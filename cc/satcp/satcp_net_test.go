@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leolab/leolab/cc/cctest"
 	_ "github.com/leolab/leolab/cc/cubic"
 	_ "github.com/leolab/leolab/cc/satcp"
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/result"
-	"github.com/leolab/leolab/scenario"
 )
 
 // Collapse criterion and run length (issue 4 acceptance 5 as the lead
@@ -53,19 +53,11 @@ path:
 flows:
   - %s
 `, runFor, seed, ivLen, overrides, flow)
-	sc, err := scenario.Parse("inline.yaml", []byte(y))
+	res, spec, err := cctest.RunYAML(y)
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := netsim.Run(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res, &spec
+	return res, spec
 }
 
 // ivTime is an interval's end.

@@ -2,7 +2,6 @@ package vivace
 
 import (
 	"math/rand/v2"
-	"strings"
 	"testing"
 	"time"
 
@@ -10,19 +9,12 @@ import (
 	"github.com/leolab/leolab/cc/cctest"
 )
 
+// TestRegistered: "pcc" and "vivace" name the same controller, with
+// ε = 0.05 and θ0 = 1 by default; ε = 0.7 is refused.
 func TestRegistered(t *testing.T) {
-	for _, name := range []string{"pcc", "vivace"} {
-		info, ok := cc.Lookup(name)
-		if !ok {
-			t.Fatalf("%s not registered", name)
-		}
-		if info.Params["epsilon"] != 0.05 || info.Params["theta0"] != 1 {
-			t.Fatalf("%s defaults %v, want epsilon 0.05 theta0 1", name, info.Params)
-		}
-	}
-	if _, err := cc.New("pcc", cc.Config{Params: map[string]float64{"epsilon": 0.7}}); err == nil || !strings.Contains(err.Error(), "epsilon") {
-		t.Fatalf("epsilon 0.7 accepted: %v", err)
-	}
+	defaults := map[string]float64{"epsilon": 0.05, "theta0": 1}
+	cctest.Registered(t, "pcc", defaults, map[string]float64{"epsilon": 0.7})
+	cctest.Registered(t, "vivace", defaults)
 }
 
 // Before an RTT sample Vivace sends its initial window unpaced; the first
@@ -104,10 +96,7 @@ func TestColdStartUtilisation(t *testing.T) {
 	v, _ := New(cc.Config{MSS: 1448, InitialCWnd: 10, Rand: rand.New(rand.NewPCG(9, 9))})
 	p := cctest.NewPath(v, 50e6, 60*time.Millisecond)
 	p.Buffer = int(p.BDPPackets()) * p.MSS
-	p.Run(5 * time.Second)
-	p.ResetStats()
-	p.Run(60 * time.Second)
-	u := p.Throughput() / p.Rate(0)
+	u := p.Utilisation(5*time.Second, 60*time.Second)
 	loss := p.LossRate()
 	t.Logf("5–60 s utilisation %.3f, loss %.4f, mean queue %.1f pkts", u, loss, p.MeanQueue())
 	if u < 0.8 {
