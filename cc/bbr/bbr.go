@@ -2,7 +2,6 @@ package bbr
 
 import (
 	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/leolab/leolab/cc"
@@ -57,21 +56,9 @@ type variant struct {
 // implementation serves both and the variant switches the differences
 // listed in the package documentation.
 type BBR struct {
+	core
 	p        variant
-	rng      *rand.Rand
-	mss      int
-	initCwnd int
-	started  bool
-
-	cwnd       int
-	pacing     float64
-	hasSeenRTT bool
-	mode       mode
-	cycleIdx   int
-	pacingGain float64
-	cwndGain   float64
-	round      roundCounter
-	sampleBw   float64 // this ACK's delivery rate (bbr_context.sample_bw)
+	sampleBw float64 // this ACK's delivery rate (bbr_context.sample_bw)
 
 	bwHi           [2]float64 // max bw of the last two PROBE_BW cycles
 	bwLo           float64    // +Inf when unset
@@ -80,21 +67,10 @@ type BBR struct {
 	inflightLo     int
 	inflightLatest int
 
-	fullBw      float64
-	fullBwCnt   int
-	fullBwNow   bool
-	fullReached bool
+	fullBwNow bool
 
-	minRTT, minRTTStamp     time.Duration
 	probeMin, probeMinStamp time.Duration
-	probeRTTDone            time.Duration
-	probeArmed, probeRound  bool
-	priorCwnd               int
-	prevState               caState
-	inLoss                  bool
-	idleRestart, appLimited bool
 
-	cycleStamp       time.Duration
 	probeWait        time.Duration
 	roundsSinceProbe int
 	ackPhase         ackPhase
@@ -119,9 +95,7 @@ type BBR struct {
 	startupECNRounds            int
 	totalCE, roundCE, roundBase int64
 
-	limitedNow, limitedPrev bool // cwnd-limited this/previous round
-	agg                     bbrfilter.ExtraAcked
-	delivered, lost         int64
+	limitedNow, limitedPrev bool          // cwnd-limited this/previous round
 	now                     time.Duration // time of the event being processed
 }
 
@@ -138,9 +112,7 @@ func newVariant(v variant, cfg cc.Config) (cc.Controller, error) {
 		v.probeRTTWin <= 0 || v.minRTTWin < v.probeRTTWin || v.probeRTTDur < 0 || v.probeWaitBase < 0 || v.probeWaitRand < 0 {
 		return nil, errBadParams(v.name)
 	}
-	b := &BBR{p: v, rng: cfg.Rand, mss: cfg.MSS, initCwnd: cfg.InitialCWnd * cfg.MSS}
-	b.cwnd = b.initCwnd
-	b.pacing = initialPacingRate(b.cwnd, 0, v.startupPacing)
+	b := &BBR{core: newCore(cfg, v.startupPacing), p: v}
 	b.bwLo = math.Inf(1)
 	b.inflightHi, b.inflightLo = unset, unset
 	b.probeUpCnt = unset
@@ -189,10 +161,8 @@ func (v variant) params() map[string]float64 {
 // first one (bbr_init).
 func (b *BBR) start(now time.Duration) {
 	b.now = now
-	if !b.started {
-		b.started = true
-		b.minRTTStamp, b.probeMinStamp = now, now
-		b.agg.Restart(now)
+	if b.begin(now) {
+		b.probeMinStamp = now
 	}
 }
 
@@ -202,29 +172,16 @@ func (b *BBR) OnSend(now time.Duration, s cc.SentInfo) {
 	if s.Inflight+b.mss > b.cwnd {
 		b.limitedNow = true
 	}
-	if s.Inflight <= s.Bytes && b.appLimited {
-		b.idleRestart = true
-		b.agg.Restart(now)
-		if b.mode == modeProbeBW {
-			b.setPacingRate(b.bwEst(), 1)
-		} else if b.mode == modeProbeRTT {
-			b.checkProbeRTTDone(now)
-		}
-	}
-	b.appLimited = s.AppLimited
+	b.noteSend(now, s, b)
 }
 
 // OnAck runs the per-ACK model update and control (bbr_main).
 func (b *BBR) OnAck(now time.Duration, rs *cc.RateSample) {
 	b.start(now)
 	state := b.enterState(rs)
-	b.delivered, b.lost = rs.TotalDelivered, rs.TotalLost
+	b.noteAck(rs, b.p.startupPacing)
 	b.totalCE += int64(rs.ECEBytes)
 	b.roundCE += int64(rs.ECEBytes)
-	if !b.hasSeenRTT && rs.SRTT > 0 {
-		b.hasSeenRTT = true
-		b.pacing = initialPacingRate(b.cwnd, rs.SRTT, b.p.startupPacing)
-	}
 	if b.round.update(rs) {
 		b.roundsSinceProbe = min(b.roundsSinceProbe+1, 255)
 		b.limitedPrev, b.limitedNow = b.limitedNow, false
@@ -258,12 +215,9 @@ func (b *BBR) OnAck(now time.Duration, rs *cc.RateSample) {
 // cong_control: saving cwnd on entering recovery (bbr_ssthresh) and
 // restoring it when RTO recovery ends (bbr_exit_loss_recovery).
 func (b *BBR) enterState(rs *cc.RateSample) caState {
-	state := recoveryState(b.inLoss, rs)
-	if state == caRecovery && b.prevState == caOpen {
-		b.saveCwnd()
-	}
+	state := b.ackState(rs)
 	if b.prevState == caLoss && state != caLoss {
-		b.cwnd = max(b.cwnd, b.priorCwnd)
+		b.restoreCwnd()
 		b.inLoss = false
 	}
 	return state
@@ -272,21 +226,13 @@ func (b *BBR) enterState(rs *cc.RateSample) caState {
 // OnRTO enters TCP_CA_Loss (tcp_enter_loss + bbr_set_state).
 func (b *BBR) OnRTO(now time.Duration) {
 	b.start(now)
-	b.saveCwnd()
-	b.inLoss = true
-	b.prevState = caLoss
+	b.enterLoss()
 	b.resetFullBw()
 	if !b.probingBandwidth() && b.inflightLo == unset {
 		b.inflightLo = max(b.cwnd, b.priorCwnd)
 	}
 	b.cwnd = cc.MinCWnd(b.mss)
 }
-
-// CWnd returns the congestion window in bytes.
-func (b *BBR) CWnd() int { return b.cwnd }
-
-// PacingRate returns the pacing rate in bytes/s.
-func (b *BBR) PacingRate() float64 { return b.pacing }
 
 // updateModel runs the model updates in Linux's order (bbr_update_model).
 func (b *BBR) updateModel(now time.Duration, rs *cc.RateSample, state caState) {

@@ -16,15 +16,7 @@ func (b *BBR) resetFullBw() {
 // v2 compares the max filter at round starts during STARTUP only.
 func (b *BBR) checkFullBw(rs *cc.RateSample) {
 	if !b.p.v3 {
-		if b.fullReached || !b.round.start || rs.IsAppLimited {
-			return
-		}
-		if m := b.maxBw(); m >= b.fullBw*fullBwThresh {
-			b.fullBw, b.fullBwCnt = m, 0
-			return
-		}
-		b.fullBwCnt++
-		b.fullReached = b.fullBwCnt >= fullBwCount
+		b.checkFullBwRound(rs, b.maxBw())
 		return
 	}
 	if b.fullBwNow || rs.IsAppLimited {

@@ -19,25 +19,12 @@ func (b *BBR) updateMinRTT(now time.Duration, rs *cc.RateSample) {
 	if b.probeMin > 0 && (b.minRTT == 0 || b.probeMin <= b.minRTT || minExpired) {
 		b.minRTT, b.minRTTStamp = b.probeMin, b.probeMinStamp
 	}
-	if b.p.probeRTTDur > 0 && probeExpired && !b.idleRestart && b.mode != modeProbeRTT {
-		b.mode = modeProbeRTT
-		b.saveCwnd()
-		b.probeArmed = false
+	if b.enterProbeRTT(probeExpired, b.p.probeRTTDur) {
 		b.ackPhase = acksProbeStopping
 		b.round.restart(b.delivered)
 	}
-	if b.mode == modeProbeRTT {
-		if !b.probeArmed && rs.Inflight <= b.probeRTTCwnd() {
-			b.probeRTTDone = now + b.p.probeRTTDur
-			b.probeArmed = true
-			b.probeRound = false
-			b.round.restart(b.delivered)
-		} else if b.probeArmed {
-			b.probeRound = b.probeRound || b.round.start
-			if b.probeRound {
-				b.checkProbeRTTDone(now)
-			}
-		}
+	if b.mode == modeProbeRTT && b.probeRTTRound(now, rs, b.probeRTTCwnd(), b.p.probeRTTDur) {
+		b.checkProbeRTTDone(now)
 	}
 	if rs.Delivered > 0 {
 		b.idleRestart = false
@@ -62,11 +49,10 @@ func (b *BBR) probeRTTCwnd() int {
 // (bbr_check_probe_rtt_done, bbr_exit_probe_rtt): back to STARTUP if the
 // pipe was never filled, else to PROBE_BW CRUISE with a new probe wait.
 func (b *BBR) checkProbeRTTDone(now time.Duration) {
-	if !b.probeArmed || now <= b.probeRTTDone {
+	if !b.exitProbeRTT(now) {
 		return
 	}
 	b.probeMinStamp = now // schedule the next PROBE_RTT
-	b.cwnd = max(b.cwnd, b.priorCwnd)
 	b.resetLowerBounds()
 	if !b.fullReached {
 		b.mode = modeStartup
@@ -75,15 +61,6 @@ func (b *BBR) checkProbeRTTDone(now time.Duration) {
 	b.mode = modeProbeBW
 	b.startProbeDown()
 	b.startProbeCruise()
-}
-
-// saveCwnd: see V1.saveCwnd.
-func (b *BBR) saveCwnd() {
-	if b.prevState == caOpen && b.mode != modeProbeRTT {
-		b.priorCwnd = b.cwnd
-	} else {
-		b.priorCwnd = max(b.priorCwnd, b.cwnd)
-	}
 }
 
 // updateGains sets the gains of the current mode and phase (bbr_update_gains).
@@ -104,13 +81,6 @@ func (b *BBR) updateGains() {
 		}
 	case modeProbeRTT:
 		b.pacingGain, b.cwndGain = 1, 1
-	}
-}
-
-// setPacingRate: see V1.setPacingRate.
-func (b *BBR) setPacingRate(bw, gain float64) {
-	if rate := pacingRate(bw, gain); b.fullReached || rate > b.pacing {
-		b.pacing = rate
 	}
 }
 
@@ -135,26 +105,14 @@ func (b *BBR) setCwnd(rs *cc.RateSample, bw float64) {
 	}
 }
 
-// Inspect reports the phase and model. Keys: phase (see Phase*), mode
-// (Linux bbr_mode 0–3), pacing_gain, cwnd_gain, btlbw_bps (bw the model
-// uses, bits/s), bw_hi_bps (max filter), bw_lo_bps and inflight_lo (only
-// while set), inflight_hi (bytes, once set), min_rtt_ms, round,
-// extra_acked (bytes), full_bw_reached, ecn_alpha, probe_wait_ms.
+// Inspect reports the phase and model: the keys of core.inspect plus
+// bw_hi_bps (max filter, bits/s), ecn_alpha, probe_wait_ms, inflight_hi
+// (bytes, once set), and bw_lo_bps and inflight_lo (only while set).
 func (b *BBR) Inspect() map[string]float64 {
-	m := map[string]float64{
-		"phase":           float64(b.phase()),
-		"mode":            float64(b.mode),
-		"pacing_gain":     b.pacingGain,
-		"cwnd_gain":       b.cwndGain,
-		"btlbw_bps":       8 * b.bwEst(),
-		"bw_hi_bps":       8 * b.maxBw(),
-		"min_rtt_ms":      ms(b.minRTT),
-		"round":           float64(b.round.count),
-		"extra_acked":     float64(b.agg.Get()),
-		"full_bw_reached": boolf(b.fullReached),
-		"ecn_alpha":       b.ecnAlpha,
-		"probe_wait_ms":   ms(b.probeWait),
-	}
+	m := b.inspect(b.phase(), b.bwEst(), 15)
+	m["bw_hi_bps"] = 8 * b.maxBw()
+	m["ecn_alpha"] = b.ecnAlpha
+	m["probe_wait_ms"] = ms(b.probeWait)
 	if !math.IsInf(b.bwLo, 1) {
 		m["bw_lo_bps"] = 8 * b.bwLo
 	}
@@ -169,13 +127,5 @@ func (b *BBR) Inspect() map[string]float64 {
 
 // phase maps the mode and cycle phase to the Phase* numbers.
 func (b *BBR) phase() int {
-	switch b.mode {
-	case modeStartup:
-		return PhaseStartup
-	case modeDrain:
-		return PhaseDrain
-	case modeProbeRTT:
-		return PhaseProbeRTT
-	}
-	return [...]int{cycleUp: PhaseUp, cycleDown: PhaseDown, cycleCruise: PhaseCruise, cycleRefill: PhaseRefill}[b.cycleIdx]
+	return b.mode.phase([...]int{cycleUp: PhaseUp, cycleDown: PhaseDown, cycleCruise: PhaseCruise, cycleRefill: PhaseRefill}[b.cycleIdx])
 }

@@ -8,9 +8,12 @@
 //
 // Shared pieces: pacing and window arithmetic with Linux's
 // TSO/quantization budget (pacing.go), round counting and phases
-// (state.go); the windowed max filter and the ACK-aggregation estimator
-// live in cc/internal/bbrfilter, shared with LeoCC. V1 has its own state machine (v1*.go) with v1's policer
-// detector (ltbw.go). BBRv2 and BBRv3 share one state machine (bbr*.go):
+// (state.go), and core (core.go): the state both state machines embed and
+// the steps Linux's tcp_bbr.c and tcp_bbr2.c define alike (saving and
+// restoring cwnd, pacing, idle restarts, PROBE_RTT's timer, v1/v2's
+// full-pipe check); the windowed max filter and the ACK-aggregation
+// estimator live in cc/internal/bbrfilter, shared with LeoCC. V1 has its
+// own state machine (v1*.go) with v1's policer detector (ltbw.go). BBRv2 and BBRv3 share one state machine (bbr*.go):
 // v3 is v2 refined, and the differences are a variant (v2.go, v3.go):
 //
 //	            v2alpha            v3 (Linux)                draft-ietf-ccwg-bbr

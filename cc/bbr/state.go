@@ -30,6 +30,20 @@ const (
 	PhaseProbeRTT = 7 // BBR_PHASE_PROBE_RTT
 )
 
+// phase is the mode's Phase* number; in PROBE_BW it is probeBW, the
+// cycle phase's.
+func (m mode) phase(probeBW int) int {
+	switch m {
+	case modeStartup:
+		return PhaseStartup
+	case modeDrain:
+		return PhaseDrain
+	case modeProbeRTT:
+		return PhaseProbeRTT
+	}
+	return probeBW
+}
+
 // caState is the transport's loss-recovery state as BBR sees it (the
 // subset of Linux's TCP_CA_* states that BBR reacts to).
 type caState uint8

@@ -41,3 +41,16 @@ func TestRoundCounter(t *testing.T) {
 		t.Error("recovery state mapping")
 	}
 }
+
+// TestModePhase: STARTUP, DRAIN and PROBE_RTT have their own phase
+// numbers; PROBE_BW reports the cycle's.
+func TestModePhase(t *testing.T) {
+	for _, tc := range []struct {
+		m    mode
+		want int
+	}{{modeStartup, PhaseStartup}, {modeDrain, PhaseDrain}, {modeProbeRTT, PhaseProbeRTT}, {modeProbeBW, PhaseRefill}} {
+		if got := tc.m.phase(PhaseRefill); got != tc.want {
+			t.Errorf("mode %d: phase %d, want %d", tc.m, got, tc.want)
+		}
+	}
+}

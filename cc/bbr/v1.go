@@ -2,7 +2,6 @@ package bbr
 
 import (
 	"math"
-	"math/rand/v2"
 	"time"
 
 	"github.com/leolab/leolab/cc"
@@ -43,42 +42,11 @@ var v1PacingGains = [v1CycleLen]float64{1.25, 0.75, 1, 1, 1, 1, 1, 1}
 
 // V1 is BBRv1 as in Linux net/ipv4/tcp_bbr.c.
 type V1 struct {
-	p        v1Params
-	rng      *rand.Rand
-	mss      int
-	initCwnd int // bytes
-	started  bool
-
-	cwnd        int     // bytes
-	pacing      float64 // bytes/s
-	hasSeenRTT  bool
-	mode        mode
-	pacingGain  float64
-	cwndGain    float64
-	bw          bbrfilter.MaxFilter // bytes/s over rounds
-	round       roundCounter
-	fullBw      float64
-	fullBwCnt   int
-	fullReached bool
-	cycleIdx    int
-	cycleStamp  time.Duration
-
-	minRTT       time.Duration // 0 until the first sample
-	minRTTStamp  time.Duration
-	probeRTTDone time.Duration // end of PROBE_RTT, valid if probeRTTArmed
-	probeArmed   bool
-	probeRound   bool // a round passed at the low window
-	priorCwnd    int
-	prevState    caState
-	inLoss       bool
-	conserving   bool // packet conservation (first round of recovery)
-	idleRestart  bool
-	appLimited   bool // last send was application limited
-
-	agg       bbrfilter.ExtraAcked
-	lt        ltSampler
-	delivered int64 // last known C.delivered
-	lost      int64 // last known C.lost
+	core
+	p          v1Params
+	bw         bbrfilter.MaxFilter // bytes/s over rounds
+	conserving bool                // packet conservation (first round of recovery)
+	lt         ltSampler
 }
 
 var _ cc.Inspector = (*V1)(nil)
@@ -110,58 +78,35 @@ func newV1(cfg cc.Config) (cc.Controller, error) {
 	if p.bwRounds < 1 || p.minRTTWin <= 0 || p.probeRTTDur < 0 || p.extraAckedGain < 0 {
 		return nil, errBadParams("bbr1")
 	}
-	b := &V1{p: p, rng: cfg.Rand, mss: cfg.MSS, initCwnd: cfg.InitialCWnd * cfg.MSS}
-	b.cwnd = b.initCwnd
-	b.pacing = initialPacingRate(b.cwnd, 0, p.highGain)
-	b.mode = modeStartup
+	b := &V1{core: newCore(cfg, p.highGain), p: p}
 	b.updateGains()
 	return b, nil
 }
 
 // start stamps the filters with the flow's first event time (bbr_init).
 func (b *V1) start(now time.Duration) {
-	if b.started {
-		return
+	if b.begin(now) {
+		b.lt.reset(now, 0, 0)
 	}
-	b.started = true
-	b.minRTTStamp = now
-	b.agg.Restart(now)
-	b.lt.reset(now, 0, 0)
 }
 
 // OnSend notes idle restarts (CA_EVENT_TX_START while app-limited).
 func (b *V1) OnSend(now time.Duration, s cc.SentInfo) {
 	b.start(now)
-	if s.Inflight <= s.Bytes && b.appLimited {
-		b.idleRestart = true
-		b.agg.Restart(now)
-		if b.mode == modeProbeBW {
-			b.setPacingRate(b.bwEst(), 1)
-		} else if b.mode == modeProbeRTT {
-			b.checkProbeRTTDone(now)
-		}
-	}
-	b.appLimited = s.AppLimited
+	b.noteSend(now, s, b)
 }
 
 // OnAck runs BBR's per-ACK model update and control (bbr_main).
 func (b *V1) OnAck(now time.Duration, rs *cc.RateSample) {
 	b.start(now)
-	state := recoveryState(b.inLoss, rs)
-	if state == caRecovery && b.prevState == caOpen {
-		b.saveCwnd() // tcp_enter_recovery calls ssthresh() first
-	}
-	b.delivered, b.lost = rs.TotalDelivered, rs.TotalLost
-	if !b.hasSeenRTT && rs.SRTT > 0 {
-		b.hasSeenRTT = true
-		b.pacing = initialPacingRate(b.cwnd, rs.SRTT, b.p.highGain)
-	}
+	state := b.ackState(rs)
+	b.noteAck(rs, b.p.highGain)
 	b.updateBw(now, rs)
 	if rs.AckedBytes > 0 && rs.Delivered >= 0 && rs.Interval > 0 {
 		b.agg.Update(now, rs.AckedBytes, b.bwEst(), b.round.start, bbrfilter.ExtraAckedWinRounds, b.cwnd, b.mss)
 	}
 	b.updateCyclePhase(now, rs)
-	b.checkFullBw(rs)
+	b.checkFullBwRound(rs, b.bw.Get())
 	b.checkDrain(now, rs)
 	b.updateMinRTT(now, rs)
 	b.updateGains()
@@ -174,20 +119,12 @@ func (b *V1) OnAck(now time.Duration, rs *cc.RateSample) {
 // full-pipe estimator restarts (tcp_enter_loss + bbr_set_state).
 func (b *V1) OnRTO(now time.Duration) {
 	b.start(now)
-	b.saveCwnd()
-	b.inLoss = true
-	b.prevState = caLoss
+	b.enterLoss()
 	b.fullBw = 0
 	b.round.start = true // treat the RTO as the end of a round
 	b.ltSample(now, true, false)
 	b.cwnd = cc.MinCWnd(b.mss)
 }
-
-// CWnd returns the congestion window in bytes.
-func (b *V1) CWnd() int { return b.cwnd }
-
-// PacingRate returns the pacing rate in bytes/s.
-func (b *V1) PacingRate() float64 { return b.pacing }
 
 // bwEst is the bandwidth the model uses: the policed rate when one was
 // detected, else the windowed max (bbr_bw).

@@ -52,21 +52,6 @@ func (b *V1) resetMode(now time.Duration) {
 	b.resetProbeBW(now)
 }
 
-// checkFullBw estimates whether STARTUP filled the pipe: 3 non-app-limited
-// rounds without 25% growth of the max bw (bbr_check_full_bw_reached).
-func (b *V1) checkFullBw(rs *cc.RateSample) {
-	if b.fullReached || !b.round.start || rs.IsAppLimited {
-		return
-	}
-	if maxBw := b.bw.Get(); maxBw >= b.fullBw*fullBwThresh {
-		b.fullBw = maxBw
-		b.fullBwCnt = 0
-		return
-	}
-	b.fullBwCnt++
-	b.fullReached = b.fullBwCnt >= fullBwCount
-}
-
 // checkDrain moves STARTUP→DRAIN once the pipe is full and DRAIN→PROBE_BW
 // once inflight is down to the BDP (bbr_check_drain).
 func (b *V1) checkDrain(now time.Duration, rs *cc.RateSample) {

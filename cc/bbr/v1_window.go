@@ -15,25 +15,9 @@ func (b *V1) updateMinRTT(now time.Duration, rs *cc.RateSample) {
 		b.minRTT = rs.RTT
 		b.minRTTStamp = now
 	}
-	if b.p.probeRTTDur > 0 && expired && !b.idleRestart && b.mode != modeProbeRTT {
-		b.mode = modeProbeRTT
-		b.saveCwnd()
-		b.probeArmed = false
-	}
-	if b.mode == modeProbeRTT {
-		if !b.probeArmed && rs.Inflight <= cwndMinTargetPkts*b.mss {
-			b.probeRTTDone = now + b.p.probeRTTDur
-			b.probeArmed = true
-			b.probeRound = false
-			b.round.restart(rs.TotalDelivered)
-		} else if b.probeArmed {
-			if b.round.start {
-				b.probeRound = true
-			}
-			if b.probeRound {
-				b.checkProbeRTTDone(now)
-			}
-		}
+	b.enterProbeRTT(expired, b.p.probeRTTDur)
+	if b.mode == modeProbeRTT && b.probeRTTRound(now, rs, cwndMinTargetPkts*b.mss, b.p.probeRTTDur) {
+		b.checkProbeRTTDone(now)
 	}
 	if rs.Delivered > 0 {
 		b.idleRestart = false
@@ -43,22 +27,11 @@ func (b *V1) updateMinRTT(now time.Duration, rs *cc.RateSample) {
 // checkProbeRTTDone leaves PROBE_RTT once its time is up, restoring the
 // saved window (bbr_check_probe_rtt_done).
 func (b *V1) checkProbeRTTDone(now time.Duration) {
-	if !b.probeArmed || now <= b.probeRTTDone {
+	if !b.exitProbeRTT(now) {
 		return
 	}
 	b.minRTTStamp = now // wait a while until the next PROBE_RTT
-	b.cwnd = max(b.cwnd, b.priorCwnd)
 	b.resetMode(now)
-}
-
-// saveCwnd remembers the last good cwnd before recovery or PROBE_RTT cuts
-// it (bbr_save_cwnd).
-func (b *V1) saveCwnd() {
-	if b.prevState == caOpen && b.mode != modeProbeRTT {
-		b.priorCwnd = b.cwnd
-	} else {
-		b.priorCwnd = max(b.priorCwnd, b.cwnd)
-	}
 }
 
 // updateGains sets the gains of the current mode (bbr_update_gains).
@@ -75,14 +48,6 @@ func (b *V1) updateGains() {
 		}
 	case modeProbeRTT:
 		b.pacingGain, b.cwndGain = 1, 1
-	}
-}
-
-// setPacingRate paces at gain·bw, never lowering the rate before the pipe
-// is full (bbr_set_pacing_rate).
-func (b *V1) setPacingRate(bw, gain float64) {
-	if rate := pacingRate(bw, gain); b.fullReached || rate > b.pacing {
-		b.pacing = rate
 	}
 }
 
@@ -140,51 +105,27 @@ func (b *V1) setCwnd(rs *cc.RateSample, state caState, bw float64) {
 	}
 }
 
-// Inspect reports the phase and model. Keys: phase (see Phase*), mode
-// (Linux bbr_mode 0–3), cycle_idx, pacing_gain, cwnd_gain, btlbw_bps
-// (bits/s), max_bw_bps, min_rtt_ms, round, extra_acked (bytes),
-// full_bw_reached, lt_use_bw, lt_bw_bps, prior_cwnd (bytes).
+// Inspect reports the phase and model: the keys of core.inspect plus
+// cycle_idx, max_bw_bps (the max filter, bits/s), lt_use_bw, lt_bw_bps and
+// prior_cwnd (bytes).
 func (b *V1) Inspect() map[string]float64 {
-	return map[string]float64{
-		"phase":           float64(b.phase()),
-		"mode":            float64(b.mode),
-		"cycle_idx":       float64(b.cycleIdx),
-		"pacing_gain":     b.pacingGain,
-		"cwnd_gain":       b.cwndGain,
-		"btlbw_bps":       8 * b.bwEst(),
-		"max_bw_bps":      8 * b.bw.Get(),
-		"min_rtt_ms":      ms(b.minRTT),
-		"round":           float64(b.round.count),
-		"extra_acked":     float64(b.agg.Get()),
-		"full_bw_reached": boolf(b.fullReached),
-		"lt_use_bw":       boolf(b.lt.useBw),
-		"lt_bw_bps":       8 * b.lt.bw,
-		"prior_cwnd":      float64(b.priorCwnd),
-	}
+	m := b.inspect(b.phase(), b.bwEst(), 14)
+	m["cycle_idx"] = float64(b.cycleIdx)
+	m["max_bw_bps"] = 8 * b.bw.Get()
+	m["lt_use_bw"] = boolf(b.lt.useBw)
+	m["lt_bw_bps"] = 8 * b.lt.bw
+	m["prior_cwnd"] = float64(b.priorCwnd)
+	return m
 }
 
-// phase maps the mode and cycle index to the Phase* numbers.
+// phase maps the mode and cycle index to the Phase* numbers: v1's 1.25
+// phase is UP, its 0.75 one DOWN, the six 1.0 ones CRUISE.
 func (b *V1) phase() int {
-	switch b.mode {
-	case modeStartup:
-		return PhaseStartup
-	case modeDrain:
-		return PhaseDrain
-	case modeProbeRTT:
-		return PhaseProbeRTT
-	}
 	switch b.cycleIdx {
 	case 0:
-		return PhaseUp
+		return b.mode.phase(PhaseUp)
 	case 1:
-		return PhaseDown
+		return b.mode.phase(PhaseDown)
 	}
-	return PhaseCruise
-}
-
-func boolf(v bool) float64 {
-	if v {
-		return 1
-	}
-	return 0
+	return b.mode.phase(PhaseCruise)
 }
