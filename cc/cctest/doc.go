@@ -11,7 +11,8 @@
 //     no retransmissions, no delayed ACKs, no reverse-path queue.
 //   - Dumbbell and RunYAML, which run controllers by name over the network
 //     simulator (scenario + netsim, our transport) and return the result,
-//     and FixedLink, the fixed-link acceptance run every controller passes.
+//     and FixedLink, the fixed-link acceptance run every controller passes
+//     (FixedLinkLowDelay adds the queueing-delay bound of delay-based ones).
 //   - Registered, the check of a controller's registry entry: defaults,
 //     description, source and the refusal of out-of-range parameters.
 //

@@ -19,6 +19,9 @@ const (
 	acceptLimit = 250 // packets of 1500 B: 50 Mbit/s × 60 ms = 375 kB = 250 packets
 	acceptFor   = 60 * time.Second
 	acceptShare = 0.8 // the flow must use at least 80% of the link
+	// acceptQueue: a delay-based controller (Copa, Vegas) must keep its
+	// mean queueing delay under 20% of the base RTT.
+	acceptQueue = 0.2
 )
 
 // Dumbbell is a scenario of flows that all start at 0 over one fixed-rate
@@ -93,6 +96,18 @@ func FixedLink(t testing.TB, cca string) result.Flow {
 		cca, f.ThroughputMbps, f.Retransmits, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs)
 	if f.ThroughputMbps < acceptShare*acceptMbps {
 		t.Errorf("throughput %.2f Mbit/s < %.0f%% of %d", f.ThroughputMbps, 100*acceptShare, acceptMbps)
+	}
+	return f
+}
+
+// FixedLinkLowDelay is FixedLink for a delay-based controller: it also
+// fails t unless the mean queueing delay (mean − min RTT) stays under 20%
+// of the 60 ms base RTT.
+func FixedLinkLowDelay(t testing.TB, cca string) result.Flow {
+	t.Helper()
+	f := FixedLink(t, cca)
+	if q, base := f.MeanRTTMs-f.MinRTTMs, acceptRTT.Seconds()*1e3; q > acceptQueue*base {
+		t.Errorf("mean queueing delay %.1f ms ≥ %.0f%% of the %.0f ms base RTT", q, 100*acceptQueue, base)
 	}
 	return f
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/leolab/leolab/cc/cctest"
 	_ "github.com/leolab/leolab/cc/reno"
+	_ "github.com/leolab/leolab/cc/vegas"
 )
 
 // Two Reno flows on a 20 Mbit/s, 40 ms dumbbell with a one-BDP buffer
@@ -70,5 +71,15 @@ func TestFixedLink(t *testing.T) {
 	}
 	if f.MinRTTMs < 60 || f.MeanRTTMs > 60+60+5 {
 		t.Errorf("RTT min %.1f mean %.1f ms, want in [60, 125]", f.MinRTTMs, f.MeanRTTMs)
+	}
+}
+
+// FixedLinkLowDelay: Vegas holds only α–β = 2–4 segments in the queue, a
+// few ms at 50 Mbit/s, far under the 12 ms (20% of 60 ms) the helper
+// allows, and reports the same flow as FixedLink.
+func TestFixedLinkLowDelay(t *testing.T) {
+	f := cctest.FixedLinkLowDelay(t, "vegas")
+	if q := f.MeanRTTMs - f.MinRTTMs; f.CCA != "vegas" || q < 0 || q > 5 {
+		t.Errorf("%s: queueing delay %.1f ms, want vegas at 0–5 ms", f.CCA, q)
 	}
 }

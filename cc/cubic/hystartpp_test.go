@@ -1,6 +1,7 @@
 package cubic
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -17,6 +18,16 @@ func ppFlow(rtt func(round int) time.Duration) (*Cubic, *flow, func(round int)) 
 	return c, f, func(r int) { f.burst(c, 20*time.Microsecond, rtt(r)) }
 }
 
+// rttRise is a per-round RTT of testRTT raised by by in rounds [from, to).
+func rttRise(from, to int, by time.Duration) func(round int) time.Duration {
+	return func(r int) time.Duration {
+		if r >= from && r < to {
+			return testRTT + by
+		}
+		return testRTT
+	}
+}
+
 // cssRound is the window after one CSS round from w bytes: every ACK of one
 // segment adds SMSS/CSS_GROWTH_DIVISOR bytes.
 func cssRound(w int) int { return w + w/testMSS*(testMSS/ppCSSGrowthDiv) }
@@ -27,12 +38,7 @@ func cssRound(w int) int { return w + w/testMSS*(testMSS/ppCSSGrowthDiv) }
 // and the first ACK of round 9 ends slow start with ssthresh = cwnd
 // (RFC 9406 §4.2).
 func TestHyStartPPConservativeSlowStart(t *testing.T) {
-	c, f, round := ppFlow(func(r int) time.Duration {
-		if r >= 4 {
-			return testRTT + 10*time.Millisecond
-		}
-		return testRTT
-	})
+	c, f, round := ppFlow(rttRise(4, math.MaxInt, 10*time.Millisecond))
 	for r := range 4 {
 		round(r)
 	}
@@ -65,12 +71,7 @@ func TestHyStartPPConservativeSlowStart(t *testing.T) {
 // TestHyStartPPRollback: when the RTT falls back below the CSS baseline,
 // HyStart++ resumes slow start (the jitter guard of RFC 9406 §4.2).
 func TestHyStartPPRollback(t *testing.T) {
-	c, _, round := ppFlow(func(r int) time.Duration {
-		if r == 4 || r == 5 {
-			return testRTT + 10*time.Millisecond
-		}
-		return testRTT
-	})
+	c, _, round := ppFlow(rttRise(4, 6, 10*time.Millisecond))
 	for r := range 6 {
 		round(r)
 	}
@@ -92,12 +93,7 @@ func TestHyStartPPRollback(t *testing.T) {
 
 // TestHyStartPPThreshold: a rise of 5 ms (< 6.25 ms) never enters CSS.
 func TestHyStartPPThreshold(t *testing.T) {
-	c, _, round := ppFlow(func(r int) time.Duration {
-		if r >= 1 {
-			return testRTT + 5*time.Millisecond
-		}
-		return testRTT
-	})
+	c, _, round := ppFlow(rttRise(1, math.MaxInt, 5*time.Millisecond))
 	for r := range 7 {
 		round(r)
 		if c.hpp.css {

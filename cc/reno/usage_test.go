@@ -6,6 +6,14 @@ import (
 	"github.com/leolab/leolab/cc"
 )
 
+// sendFlight sends n segments one by one into a window of cwnd bytes, the
+// k-th leaving k segments in flight.
+func sendFlight(u *Usage, n, cwnd int, appLimited bool) {
+	for i := 1; i <= n; i++ {
+		u.OnSend(cc.SentInfo{Bytes: testMSS, Inflight: i * testMSS, AppLimited: appLimited}, cwnd, testMSS)
+	}
+}
+
 func TestUsageWithoutSendsIsLimited(t *testing.T) {
 	var u Usage
 	if !u.Limited(10*testMSS, false) {
@@ -16,9 +24,7 @@ func TestUsageWithoutSendsIsLimited(t *testing.T) {
 func TestUsageFullWindow(t *testing.T) {
 	var u Usage
 	cwnd := 10 * testMSS
-	for i := 1; i <= 10; i++ {
-		u.OnSend(cc.SentInfo{Bytes: testMSS, Inflight: i * testMSS}, cwnd, testMSS)
-	}
+	sendFlight(&u, 10, cwnd, false)
 	if !u.Limited(cwnd, false) {
 		t.Fatal("a window sent in full must count as cwnd-limited")
 	}
@@ -28,9 +34,7 @@ func TestUsageAppLimitedBlocksAvoidanceGrowth(t *testing.T) {
 	var u Usage
 	cwnd := 100 * testMSS
 	// The application keeps only 30 segments in flight.
-	for i := 1; i <= 30; i++ {
-		u.OnSend(cc.SentInfo{Bytes: testMSS, Inflight: i * testMSS, AppLimited: true}, cwnd, testMSS)
-	}
+	sendFlight(&u, 30, cwnd, true)
 	if u.Limited(cwnd, false) {
 		t.Fatal("30 of 100 segments in flight: avoidance must not grow")
 	}
@@ -43,9 +47,7 @@ func TestUsageAppLimitedBlocksAvoidanceGrowth(t *testing.T) {
 func TestUsageForgetsAfterWindow(t *testing.T) {
 	var u Usage
 	cwnd := 10 * testMSS
-	for i := 1; i <= 10; i++ {
-		u.OnSend(cc.SentInfo{Bytes: testMSS, Inflight: i * testMSS}, cwnd, testMSS)
-	}
+	sendFlight(&u, 10, cwnd, false)
 	// Everything sent so far is delivered; the next window is app-limited.
 	u.OnAck(&cc.RateSample{TotalDelivered: 10 * testMSS})
 	u.OnSend(cc.SentInfo{Bytes: testMSS, Inflight: testMSS}, cwnd, testMSS)
