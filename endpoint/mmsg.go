@@ -37,6 +37,27 @@ func (b *batch) next() []byte {
 	return b.bufs[b.n-1]
 }
 
+// setLen sets the length of the datagram last taken with next.
+func (b *batch) setLen(n int) { b.iov[b.n-1].SetLen(n) }
+
+// sendRaw sends the batch on a non-blocking socket without waiting and
+// returns how many datagrams the kernel refused (a full socket buffer).
+func (b *batch) sendRaw(fd int) (refused int) {
+	for sent := 0; sent < b.n; {
+		m, _, e := unix.Syscall6(unix.SYS_SENDMMSG, uintptr(fd), uintptr(unsafe.Pointer(&b.hdrs[sent])), uintptr(b.n-sent), 0, 0, 0)
+		switch {
+		case e == unix.EINTR:
+			continue
+		case e != 0:
+			return b.n - sent
+		case m == 0:
+			return b.n - sent
+		}
+		sent += int(m)
+	}
+	return 0
+}
+
 // flush sends the batch, waiting for room in the socket buffer when the
 // kernel takes only part of it.
 func (b *batch) flush(rc syscall.RawConn) error {

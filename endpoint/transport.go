@@ -29,6 +29,9 @@ const (
 	maxIdle = 5 * time.Millisecond
 	// initialCWndSegs is RFC 6928's initial window, as in netsim.
 	initialCWndSegs = 10
+	// txBatch bounds the datagrams of one sendmmsg(2): a 64 KiB TSO burst
+	// (transport gsoMaxBytes) is 45 segments.
+	txBatch = 64
 	// wakeSpan is the linear range of the wake-lateness histogram.
 	wakeSpan = 5 * time.Millisecond
 )
@@ -65,6 +68,9 @@ type TransportReport struct {
 	Receiver transport.ReceiverStats
 	RTT      *Hist // every RTT sample the transport gave the controller
 	WakeLate *Hist
+	// AckLate: how long each ACK waited in the sender's socket before it
+	// was read (read time minus kernel receive timestamp).
+	AckLate *Hist
 	// LocalDrops counts datagrams the sender's or receiver's socket
 	// refused (full buffer); BadDatagrams those that did not decode.
 	LocalDrops, BadDatagrams int64
@@ -106,7 +112,7 @@ func RunTransport(ctx context.Context, epoch time.Time, f Transport) (*Transport
 	}
 	defer sock.close()
 	defer rsock.close()
-	rep := &TransportReport{RTT: NewHist(0), WakeLate: NewHist(wakeSpan)}
+	rep := &TransportReport{RTT: NewHist(0), WakeLate: NewHist(wakeSpan), AckLate: NewHist(wakeSpan)}
 	var stop, senderDone atomic.Bool
 	cancel := context.AfterFunc(ctx, func() { stop.Store(true) })
 	defer cancel()

@@ -18,6 +18,15 @@ type clock struct {
 
 func (c clock) now() time.Duration { return time.Since(c.epoch) }
 
+// nowWall returns now and the offset that maps a CLOCK_REALTIME reading in
+// ns (a kernel timestamp) onto the same time base: t = ns - off. Read
+// together, so a wall-clock step or slew between calls does not skew it.
+func (c clock) nowWall() (now time.Duration, off int64) {
+	t := time.Now()
+	now = t.Sub(c.epoch)
+	return now, t.UnixNano() - int64(now)
+}
+
 // until waits until t, or until u is readable or maxIdle passes: ppoll
 // on u until spin before t, then a spin.
 func (c clock) until(u *rawUDP, t time.Duration) {
@@ -44,9 +53,11 @@ type txLoop struct {
 	ctrl *rttRecorder
 	snd  *transport.Sender
 	rep  *TransportReport
-	in   []byte
-	out  []byte
+	acks *rbatch
+	out  *batch
 	ack  packet.Packet
+	// lastAck is the receive time of the latest ACK.
+	lastAck time.Duration
 
 	last       transport.SenderStats // at the previous interval boundary
 	nextSample time.Duration
@@ -56,7 +67,7 @@ type txLoop struct {
 func newTxLoop(f *Transport, epoch time.Time, s *rawUDP, ctrl *rttRecorder, rep *TransportReport) *txLoop {
 	l := &txLoop{
 		f: f, clk: clock{epoch: epoch, spin: f.Spin}, sock: s, ctrl: ctrl, rep: rep,
-		in: make([]byte, 1<<16), out: make([]byte, packet.MTU),
+		acks: newRBatch(txBatch, packet.MTU, oobSize), out: newBatch(txBatch, packet.MTU),
 		nextSample: f.Start + f.Interval,
 	}
 	l.snd = transport.NewSender(transport.SenderConfig{Flow: packet.FlowID(f.ID)}, ctrl, &l.pool)
@@ -94,33 +105,61 @@ func (l *txLoop) run(stop *atomic.Bool) {
 	}
 }
 
-// readAcks feeds every queued ACK to the sender, sending what each allows.
-// The clock is read for every ACK and every packet: a burst of writes takes
-// long enough (each one crosses the TUN) that a stale time would shorten
-// the RTT samples of the ACKs read after it.
+// readAcks feeds every queued ACK to the sender at its kernel receive time
+// (SO_TIMESTAMPNS: when the emulator wrote it to the sender's namespace),
+// then sends what they allow. ACKs that waited in the socket while this
+// thread was writing a burst or was not scheduled keep their spacing: read
+// times would bunch them, and the ACK phase of the delivery-rate samples
+// (transport rate.go, draft-cheng §3.3) would shrink with it.
 func (l *txLoop) readAcks() {
-	for {
-		n, ok := l.sock.recv(l.in)
-		if !ok {
-			return
+	for n := l.acks.recv(l.sock.fd); n > 0; n = l.acks.recv(l.sock.fd) {
+		now, off := l.clk.nowWall()
+		for i := range n {
+			data, oob := l.acks.msg(i)
+			l.ack = packet.Packet{}
+			if decode(data, &l.ack) != nil || l.ack.Kind != packet.Ack {
+				l.rep.BadDatagrams++
+				continue
+			}
+			t := now
+			if ns, ok := rxTimestamp(oob); ok {
+				// Kernel and loop clocks are read apart: keep ACK times
+				// ordered and never ahead of the loop's.
+				t = min(max(time.Duration(ns-off), l.lastAck), now)
+			}
+			l.lastAck = t
+			l.rep.AckLate.Add(now - t)
+			l.snd.OnAck(t, &l.ack)
 		}
-		l.ack = packet.Packet{}
-		if decode(l.in[:n], &l.ack) != nil || l.ack.Kind != packet.Ack {
-			l.rep.BadDatagrams++
-			continue
-		}
-		l.snd.OnAck(l.clk.now(), &l.ack)
 		l.send()
 	}
 }
 
-// send writes every packet the sender releases now.
+// send writes what the sender releases now. All of it is asked for at one
+// instant, so a TSO burst (transport.Sender.pace: about 1 ms of data at the
+// pacing rate) comes out whole, as in the simulator and in Linux, and leaves
+// in one sendmmsg(2): one system call and one wake-up per burst instead of
+// per packet, which keeps this real-time thread from saturating a core and
+// starving the emulator's runtime threads.
 func (l *txLoop) send() {
-	for p := l.snd.Next(l.clk.now()); p != nil; p = l.snd.Next(l.clk.now()) {
-		if !l.sock.send(encode(l.out, p)) {
-			l.rep.LocalDrops++
+	for {
+		now := l.clk.now()
+		l.out.reset()
+		for l.out.n < txBatch {
+			p := l.snd.Next(now)
+			if p == nil {
+				break
+			}
+			l.out.setLen(len(encode(l.out.next(), p)))
+			l.pool.Put(p)
 		}
-		l.pool.Put(p)
+		if l.out.n == 0 {
+			return
+		}
+		l.rep.LocalDrops += int64(l.out.sendRaw(l.sock.fd))
+		if l.out.n < txBatch {
+			return
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/endpoint"
+	"github.com/leolab/leolab/packet"
 )
 
 // ours runs one flow of leolab's transport server→client (downlink) through
@@ -84,5 +85,48 @@ func BenchmarkTransportFixed(b *testing.B) {
 				b.ReportMetric(float64(rep.WakeLate.Quantile(0.99))/1e3, "wake-late-p99-µs")
 			}
 		})
+	}
+}
+
+// TestTransportBBRRateNotInflated: BBR's bandwidth estimate is the maximum
+// of its delivery-rate samples, so any timing error that shortens a
+// sample's interval inflates it, and BBR then paces above the link. On a
+// fixed 300 Mbit/s path with a 26 ms RTT (about the Starlink Sydney path's
+// rate and RTT) the estimate must stay within 5% of the payload capacity:
+// a sample spans at least one min RTT, and 5% of 26 ms is 1.3 ms of timing
+// error, several times the emulator's release error p99 (~0.25 ms). When
+// the driver wrote one datagram per pacing gap (~40 µs at this rate) its
+// real-time thread held a core, the emulator's pump stalled for up to tens
+// of ms, and the estimate ran ~28% above the link (measured: 372 Mbit/s
+// against 290; with bursts: 292). The emulator's pump itself hits the
+// kernel's real-time throttling at 400 Mbit/s on a fixed link (it spins
+// between per-packet releases), which is why the rate is not higher.
+func TestTransportBBRRateNotInflated(t *testing.T) {
+	needEmu(t)
+	const (
+		rate   = 300e6
+		oneWay = 13 * time.Millisecond
+		bdp    = 650 // packets of packet.MTU: 300 Mbit/s × 26 ms
+		tol    = 0.05
+	)
+	cfg := emu.Config{
+		Uplink:   emu.FixedLink(rate, oneWay, bdp, 0, 1),
+		Downlink: emu.FixedLink(rate, oneWay, bdp, 0, 2),
+	}
+	rep, st := ours(t, cfg, "bbr1", 8*time.Second)
+	payload := rate * packet.MSS / packet.MTU
+	var maxBW float64
+	for _, iv := range rep.Flow.Intervals {
+		maxBW = max(maxBW, iv.CC["btlbw_bps"])
+	}
+	f := rep.Flow
+	t.Logf("leolab bbr1 over UDP, 300 Mbit/s 26 ms: %.1f Mbit/s, retrans %d, max btlbw %.1f Mbit/s (payload capacity %.1f); ACK late p50/p99/max %v/%v/%v; pump release error p99/max %v/%v",
+		f.ThroughputMbps, f.Retransmits, maxBW/1e6, payload/1e6,
+		rep.AckLate.Quantile(0.5), rep.AckLate.Quantile(0.99), rep.AckLate.Max(), st.ReleaseP99, st.ReleaseMax)
+	if maxBW > payload*(1+tol) {
+		t.Errorf("max btlbw %.1f Mbit/s exceeds the payload capacity %.1f Mbit/s by more than %.0f%%", maxBW/1e6, payload/1e6, tol*100)
+	}
+	if f.ThroughputMbps > payload/1e6 {
+		t.Errorf("throughput %.1f Mbit/s above the payload capacity %.1f", f.ThroughputMbps, payload/1e6)
 	}
 }

@@ -30,6 +30,10 @@ func udpPair(from, to string, addr netip.AddrPort) (snd, rcv *rawUDP, err error)
 		if snd.fd, err = newUDP(); err != nil {
 			return err
 		}
+		// ACKs carry their kernel receive time (txLoop.readAcks).
+		if err := unix.SetsockoptInt(snd.fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1); err != nil {
+			return fmt.Errorf("SO_TIMESTAMPNS: %w", err)
+		}
 		if err := unix.Connect(snd.fd, to4); err != nil {
 			return fmt.Errorf("connect %v: %w", addr, err)
 		}
