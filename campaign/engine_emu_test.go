@@ -7,6 +7,7 @@ import (
 	"github.com/leolab/leolab/campaign"
 	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/internal/livetest"
 )
 
 // A campaign with engine emu runs its scenario live: kernel CUBIC through a
@@ -15,6 +16,7 @@ func TestEmuEngineRun(t *testing.T) {
 	if err := netns.Available(); err != nil {
 		t.Skipf("emulator not available here: %v", err)
 	}
+	livetest.Lock(t) // live tests run one at a time across packages
 	c, err := campaign.Parse("emu.yaml", []byte(`version: 1
 name: emu-engine
 engine: emu

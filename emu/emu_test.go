@@ -11,6 +11,7 @@ import (
 
 	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/endpoint"
+	"github.com/leolab/leolab/internal/livetest"
 )
 
 // needEmu skips a test that needs root and a TUN driver.
@@ -22,6 +23,7 @@ func needEmu(tb testing.TB) {
 	if _, err := os.Stat("/dev/net/tun"); err != nil {
 		tb.Skipf("skipping: no TUN driver: %v", err)
 	}
+	livetest.Lock(tb) // live tests run one at a time across packages
 }
 
 // cbrThrough runs one CBR flow client→server through a fixed link and

@@ -10,6 +10,7 @@ import (
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/endpoint"
+	"github.com/leolab/leolab/internal/livetest"
 )
 
 func needEmu(tb testing.TB) {
@@ -20,6 +21,7 @@ func needEmu(tb testing.TB) {
 	if _, err := os.Stat("/dev/net/tun"); err != nil {
 		tb.Skipf("skipping: no TUN driver: %v", err)
 	}
+	livetest.Lock(tb) // live tests run one at a time across packages
 }
 
 // bulk runs one kernel TCP flow server→client (downlink) through a fixed

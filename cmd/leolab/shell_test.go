@@ -9,6 +9,7 @@ import (
 
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/internal/livetest"
 	"github.com/leolab/leolab/iperf"
 	"github.com/spf13/cobra"
 )
@@ -30,6 +31,7 @@ func needEmu(t *testing.T) {
 	if _, err := os.Stat("/dev/net/tun"); err != nil {
 		t.Skipf("skipping: no TUN driver: %v", err)
 	}
+	livetest.Lock(t) // live tests run one at a time across packages
 }
 
 // shellIperf3 runs `leolab shell args...` (an iperf3 -J client through the
