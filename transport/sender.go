@@ -131,9 +131,12 @@ func (s *Sender) cwndAllows(n int) bool {
 }
 
 // rwndAllows applies the peer's receive window (RFC 793 §3.7, Linux
-// tcp_snd_wnd_test).
+// tcp_snd_wnd_test) and the sender's own buffer: a bulk application keeps
+// the socket's send buffer full, so unacknowledged data never exceeds it
+// (Linux sk_wmem_queued ≤ sk_sndbuf, autotuned up to tcp_wmem[2]).
 func (s *Sender) rwndAllows(n int) bool {
-	return s.sndNxt+uint64(n) <= s.sndUna+uint64(s.peerRwnd)
+	wnd := uint64(min(s.peerRwnd, s.cfg.SndBuf))
+	return s.sndNxt+uint64(n) <= s.sndUna+wnd
 }
 
 func (s *Sender) paced() bool {

@@ -269,6 +269,24 @@ func TestRWndLimitsSending(t *testing.T) {
 	}
 }
 
+// The send buffer caps unacknowledged data like a receive window does, and
+// the default is Linux's 4 MiB.
+func TestSndBufLimitsSending(t *testing.T) {
+	for _, c := range []struct{ sndBuf, want int }{{10 * mss, 10}, {0, DefaultSndBuf / mss}} {
+		ctrl := &fixedCC{cwnd: 10000 * mss}
+		pool := &packet.Pool{}
+		s := NewSender(SenderConfig{SndBuf: c.sndBuf}, ctrl, pool)
+		n := 0
+		for pk := s.Next(0); pk != nil; pk = s.Next(0) {
+			n++
+			pool.Put(pk)
+		}
+		if n != c.want {
+			t.Errorf("SndBuf %d: sent %d segments; want %d", c.sndBuf, n, c.want)
+		}
+	}
+}
+
 // BenchmarkTransfer measures the per-segment cost of sender + receiver (and
 // the test path's event loop) in a bulk transfer; one op is one segment.
 func BenchmarkTransfer(b *testing.B) {
@@ -285,7 +303,8 @@ func BenchmarkTransfer(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			ctrl := &fixedCC{cwnd: tc.cwnd * mss, rate: tc.rate}
-			p := newPath(b, SenderConfig{Bytes: int64(b.N) * mss}, ctrl, mbps(1000), 10*time.Millisecond, 10*time.Millisecond)
+			cfg := SenderConfig{Bytes: int64(b.N) * mss, SndBuf: 2 * tc.cwnd * mss} // the window, not the buffer, limits
+			p := newPath(b, cfg, ctrl, mbps(1000), 10*time.Millisecond, 10*time.Millisecond)
 			if tc.loss > 0 {
 				k := uint64(0)
 				p.dropData = func(time.Duration, *packet.Packet) bool { k++; return k%100 == 37 }
