@@ -270,10 +270,10 @@ func TestRWndLimitsSending(t *testing.T) {
 }
 
 // The send buffer caps unacknowledged data like a receive window does, and
-// the default is Linux's 4 MiB.
+// the default is 16 MiB (DefaultSndBuf).
 func TestSndBufLimitsSending(t *testing.T) {
 	for _, c := range []struct{ sndBuf, want int }{{10 * mss, 10}, {0, DefaultSndBuf / mss}} {
-		ctrl := &fixedCC{cwnd: 10000 * mss}
+		ctrl := &fixedCC{cwnd: 20000 * mss}
 		pool := &packet.Pool{}
 		s := NewSender(SenderConfig{SndBuf: c.sndBuf}, ctrl, pool)
 		n := 0
