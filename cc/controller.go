@@ -30,6 +30,14 @@ type Inspector interface {
 	Inspect() map[string]float64
 }
 
+// Flag is an Inspect value for a boolean: 1 or 0.
+func Flag(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 // SentInfo describes one transmission.
 type SentInfo struct {
 	Bytes      int  // payload bytes of the segment

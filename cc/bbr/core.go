@@ -224,13 +224,6 @@ func (c *core) inspect(phase int, bw float64, size int) map[string]float64 {
 	m["min_rtt_ms"] = ms(c.minRTT)
 	m["round"] = float64(c.round.count)
 	m["extra_acked"] = float64(c.agg.Get())
-	m["full_bw_reached"] = boolf(c.fullReached)
+	m["full_bw_reached"] = cc.Flag(c.fullReached)
 	return m
-}
-
-func boolf(v bool) float64 {
-	if v {
-		return 1
-	}
-	return 0
 }

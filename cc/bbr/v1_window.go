@@ -112,7 +112,7 @@ func (b *V1) Inspect() map[string]float64 {
 	m := b.inspect(b.phase(), b.bwEst(), 14)
 	m["cycle_idx"] = float64(b.cycleIdx)
 	m["max_bw_bps"] = 8 * b.bw.Get()
-	m["lt_use_bw"] = boolf(b.lt.useBw)
+	m["lt_use_bw"] = cc.Flag(b.lt.useBw)
 	m["lt_bw_bps"] = 8 * b.lt.bw
 	m["prior_cwnd"] = float64(b.priorCwnd)
 	return m

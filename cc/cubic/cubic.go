@@ -296,8 +296,8 @@ func (c *Cubic) Inspect() map[string]float64 {
 		"cnt":             c.fn.cnt,
 		"reno_cwnd_bytes": float64(c.fn.renoCWnd),
 		"delay_min_ms":    float64(c.delayMin) / float64(time.Millisecond),
-		"hystart_found":   b2f(c.hy.found),
-		"css":             b2f(c.hpp.css),
+		"hystart_found":   cc.Flag(c.hy.found),
+		"css":             cc.Flag(c.hpp.css),
 		"rtos":            float64(c.rtos),
 		"phase":           float64(reno.TracePhase(c.ep.Phase(), c.cwnd < c.ssthresh)),
 	}
@@ -305,11 +305,4 @@ func (c *Cubic) Inspect() map[string]float64 {
 		m["ssthresh_bytes"] = float64(c.ssthresh)
 	}
 	return m
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }

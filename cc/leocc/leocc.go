@@ -218,9 +218,9 @@ func (l *LeoCC) Inspect() map[string]float64 {
 		"pacing_gain": l.pacingGain, "cwnd_gain": l.cwndGain, "up_gain": l.upGain,
 		"btlbw_bps": 8 * bw, "max_bw_bps": 8 * l.bw.Get(), "kalman_bw_bps": 8 * l.kalBw.x,
 		"kalman_rtt_ms": l.kalRTT.x / float64(time.Millisecond), "kalman_gain_bw": l.kalBw.k,
-		"kalman_gain_rtt": l.kalRTT.k, "use_kalman": boolf(l.useKalman), "min_rtt_ms": ms(l.minRTT),
-		"round": float64(l.round), "reconfiguring": boolf(l.reconfiguring), "reconfigs": float64(l.trig.count),
-		"reconfig_bw_bps": 8 * l.reconfigBw, "full_bw_reached": boolf(l.fullReached),
+		"kalman_gain_rtt": l.kalRTT.k, "use_kalman": cc.Flag(l.useKalman), "min_rtt_ms": ms(l.minRTT),
+		"round": float64(l.round), "reconfiguring": cc.Flag(l.reconfiguring), "reconfigs": float64(l.trig.count),
+		"reconfig_bw_bps": 8 * l.reconfigBw, "full_bw_reached": cc.Flag(l.fullReached),
 		"extra_acked": float64(l.agg.Get()), "prior_cwnd": float64(l.priorCwnd),
 	}
 }
@@ -253,11 +253,4 @@ func (l *LeoCC) phase() int {
 		return phaseDown
 	}
 	return phaseCruise
-}
-
-func boolf(v bool) float64 {
-	if v {
-		return 1
-	}
-	return 0
 }

@@ -93,18 +93,11 @@ func (s *SaTCP) PacingRate() float64 { return 0 }
 func (s *SaTCP) Inspect() map[string]float64 {
 	m := s.inner.Inspect()
 	m["cwnd_bytes"] = float64(s.CWnd())
-	m["warned"] = b2f(s.flag)
-	m["regrowing"] = b2f(s.active)
+	m["warned"] = cc.Flag(s.flag)
+	m["regrowing"] = cc.Flag(s.active)
 	m["regrow_cwnd_bytes"] = float64(s.cwnd)
 	m["regrow_k_s"] = s.k
 	m["rtos"] = float64(s.rtos)
 	m["rto_resets_skipped"] = float64(s.skipped)
 	return m
-}
-
-func b2f(b bool) float64 {
-	if b {
-		return 1
-	}
-	return 0
 }

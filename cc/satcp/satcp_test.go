@@ -209,7 +209,7 @@ func TestWarnedFastRecovery(t *testing.T) {
 		k.round(false) // the repair is over: the first ACK starts the epoch
 		want := c.scale * math.Cbrt(w*(1-rfcBeta)/rfcC)
 		got := s.Inspect()["k_s"]
-		if math.Abs(got/want-1) > betaTol || s.Inspect()["warned"] != b2f(c.scale < 1) {
+		if math.Abs(got/want-1) > betaTol || s.Inspect()["warned"] != cc.Flag(c.scale < 1) {
 			t.Errorf("loss at %v (%.0f segments): K %.4f s, want %.4f (warned %v)", k.now, w, got, want, s.Inspect()["warned"])
 		}
 	}
