@@ -204,5 +204,27 @@ func seqDropper(seqs ...uint64) func(time.Duration, *packet.Packet) bool {
 	return func(_ time.Duration, p *packet.Packet) bool { return !p.Retrans && set[p.Seq] }
 }
 
+// segSeqs returns the starting sequence numbers of segments first,
+// first+step, ... below end.
+func segSeqs(first, end, step uint64) []uint64 {
+	var out []uint64
+	for k := first; k < end; k += step {
+		out = append(out, k*mss)
+	}
+	return out
+}
+
+// runDrops transfers 1000 segments over a path at rate with a 10 ms
+// one-way delay each way, dropping the first transmission of the segments
+// at drops, checking the sender's invariants after every event.
+func runDrops(t *testing.T, ctrl *fixedCC, rate float64, drops []uint64) *path {
+	t.Helper()
+	p := newPath(t, SenderConfig{Bytes: 1000 * mss}, ctrl, rate, 10*time.Millisecond, 10*time.Millisecond)
+	p.dropData = seqDropper(drops...)
+	p.check = true
+	p.run(10 * time.Second)
+	return p
+}
+
 // mbps converts megabits per second to bytes per second.
 func mbps(m float64) float64 { return m * 1e6 / 8 }

@@ -15,14 +15,8 @@ import (
 func TestAlternateLossIsNotReordering(t *testing.T) {
 	for first := uint64(100); first < 104; first++ { // both delayed-ACK parities
 		ctrl := &fixedCC{cwnd: 80 * mss}
-		var drops []uint64
-		for k := first; k < first+40; k += 2 {
-			drops = append(drops, k*mss)
-		}
-		p := newPath(t, SenderConfig{Bytes: 1000 * mss}, ctrl, mbps(50), 10*time.Millisecond, 10*time.Millisecond)
-		p.dropData = seqDropper(drops...)
-		p.check = true
-		p.run(10 * time.Second)
+		drops := segSeqs(first, first+40, 2)
+		p := runDrops(t, ctrl, mbps(50), drops)
 		st := p.snd.Stats()
 		if !st.Done || st.RTOs != 0 {
 			t.Fatalf("first drop %d: done %v, RTOs %d; want done without RTO", first, st.Done, st.RTOs)

@@ -130,11 +130,11 @@ func (s *Sender) cwndAllows(n int) bool {
 	return p == 0 || p+n <= s.ctrl.CWnd()
 }
 
-// rwndAllows applies the peer's receive window (RFC 793 §3.7, Linux
+// windowAllows applies the peer's receive window (RFC 793 §3.7, Linux
 // tcp_snd_wnd_test) and the sender's own buffer: a bulk application keeps
 // the socket's send buffer full, so unacknowledged data never exceeds it
 // (Linux sk_wmem_queued ≤ sk_sndbuf, autotuned up to tcp_wmem[2]).
-func (s *Sender) rwndAllows(n int) bool {
+func (s *Sender) windowAllows(n int) bool {
 	wnd := uint64(min(s.peerRwnd, s.cfg.SndBuf))
 	return s.sndNxt+uint64(n) <= s.sndUna+wnd
 }
@@ -166,7 +166,7 @@ func (s *Sender) Next(now time.Duration) *packet.Packet {
 	}
 	if s.hasNewData() {
 		n := s.newLen()
-		if !s.cwndAllows(n) || !s.rwndAllows(n) {
+		if !s.cwndAllows(n) || !s.windowAllows(n) {
 			return nil
 		}
 		return s.sendNew(now)
@@ -200,7 +200,7 @@ func (s *Sender) canSend() bool {
 	}
 	if s.hasNewData() {
 		n := s.newLen()
-		return s.cwndAllows(n) && s.rwndAllows(n)
+		return s.cwndAllows(n) && s.windowAllows(n)
 	}
 	return false
 }

@@ -46,14 +46,7 @@ func TestInOrderTransfer(t *testing.T) {
 
 func TestBurstLossRepairedBySACK(t *testing.T) {
 	ctrl := &fixedCC{cwnd: 40 * mss}
-	var drops []uint64
-	for k := uint64(100); k < 105; k++ {
-		drops = append(drops, k*mss)
-	}
-	p := newPath(t, SenderConfig{Bytes: 1000 * mss}, ctrl, mbps(20), 10*time.Millisecond, 10*time.Millisecond)
-	p.dropData = seqDropper(drops...)
-	p.check = true
-	p.run(10 * time.Second)
+	p := runDrops(t, ctrl, mbps(20), segSeqs(100, 105, 1))
 	st := p.snd.Stats()
 	if !st.Done {
 		t.Fatalf("transfer not done: acked %d", st.BytesAcked)

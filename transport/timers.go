@@ -118,7 +118,7 @@ func (s *Sender) sendProbe(now time.Duration) *packet.Packet {
 	s.probePending = false
 	s.stats.TLPs++
 	var p *packet.Packet
-	if s.hasNewData() && s.rwndAllows(s.newLen()) {
+	if s.hasNewData() && s.windowAllows(s.newLen()) {
 		p = s.sendNew(now)
 		s.tlpRetrans = false
 	} else {
