@@ -1,9 +1,9 @@
 package emu
 
 import (
-	"unsafe"
-
 	"golang.org/x/sys/unix"
+
+	"github.com/leolab/leolab/internal/sched"
 )
 
 // pumpPriority is the pump thread's SCHED_FIFO priority (sched(7): 1–99).
@@ -15,11 +15,4 @@ import (
 const pumpPriority = 10
 
 // setRealtime puts the calling thread in SCHED_FIFO at pumpPriority.
-func setRealtime() error {
-	param := struct{ priority int32 }{pumpPriority}
-	_, _, e := unix.RawSyscall(unix.SYS_SCHED_SETSCHEDULER, 0, unix.SCHED_FIFO, uintptr(unsafe.Pointer(&param)))
-	if e != 0 {
-		return e
-	}
-	return nil
-}
+func setRealtime() error { return sched.Set(unix.SCHED_FIFO, pumpPriority) }

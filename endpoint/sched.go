@@ -2,9 +2,10 @@ package endpoint
 
 import (
 	"runtime"
-	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/leolab/leolab/internal/sched"
 )
 
 // senderNice is the nice value (setpriority(2), per thread on Linux) of
@@ -34,26 +35,13 @@ const transportPriority = 5
 // restores the thread and unlocks it; the bool reports SCHED_FIFO.
 func lockFIFO() (restore func(), fifo bool) {
 	unlock, _ := lockRealtime()
-	fifo = setScheduler(unix.SCHED_FIFO, transportPriority) == nil
+	fifo = sched.Set(unix.SCHED_FIFO, transportPriority) == nil
 	return func() {
 		if fifo {
-			_ = setScheduler(schedOther, 0)
+			_ = sched.Set(sched.Other, 0)
 		}
 		unlock()
 	}, fifo
-}
-
-// schedOther is SCHED_OTHER, the normal policy (include/uapi/linux/sched.h).
-const schedOther = 0
-
-// setScheduler is sched_setscheduler(2) on the calling thread.
-func setScheduler(policy int, priority int32) error {
-	param := struct{ priority int32 }{priority}
-	_, _, e := unix.RawSyscall(unix.SYS_SCHED_SETSCHEDULER, 0, uintptr(policy), uintptr(unsafe.Pointer(&param)))
-	if e != 0 {
-		return e
-	}
-	return nil
 }
 
 // lockRealtime locks the calling goroutine to its thread, raises the
