@@ -7,6 +7,7 @@ import (
 
 	"github.com/leolab/leolab/endpoint"
 	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/packet"
 	"github.com/leolab/leolab/result"
 	"golang.org/x/sys/unix"
@@ -38,7 +39,7 @@ type way struct {
 
 	delivered, deliveredPkts int64
 	intervalBytes            int64
-	drops                    [link.NumDropCauses]int64
+	drops, lastDrops         [link.NumDropCauses]int64 // lastDrops: at the last sample
 	marked, writeErrors      int64
 	readErrors               int64
 	samples                  []result.LinkSample
@@ -196,6 +197,12 @@ func (pu *pump) sample(now time.Duration) {
 			s.AllocMbps = sn.RateBps / 1e6
 			s.QueuePkts = sn.QueuePackets
 		}
+		var d [link.NumDropCauses]int64 // this interval's drops
+		for c := range d {
+			d[c] = w.drops[c] - w.lastDrops[c]
+		}
+		s.Drops = netsim.DropCounts(&d)
+		w.lastDrops = w.drops
 		w.samples = append(w.samples, s)
 		w.intervalBytes = 0
 	}

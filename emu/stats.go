@@ -3,7 +3,7 @@ package emu
 import (
 	"time"
 
-	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/result"
 )
 
@@ -51,14 +51,7 @@ func (pu *pump) stats() *Stats {
 		st.Links = append(st.Links, result.Link{
 			Name:      w.name,
 			Delivered: w.delivered,
-			Drops: result.Drops{
-				Head:    w.drops[link.DropHead],
-				Tail:    w.drops[link.DropTail],
-				AQM:     w.drops[link.DropAQM],
-				Random:  w.drops[link.DropRandom],
-				Outage:  w.drops[link.DropOutage],
-				Policer: w.drops[link.DropPolicer],
-			},
+			Drops:     netsim.DropCounts(&w.drops),
 			Intervals: w.samples,
 		})
 	}

@@ -3,6 +3,9 @@ package emu
 import (
 	"testing"
 	"time"
+
+	"github.com/leolab/leolab/endpoint"
+	"github.com/leolab/leolab/link"
 )
 
 func TestInstrumentKeys(t *testing.T) {
@@ -14,5 +17,29 @@ func TestInstrumentKeys(t *testing.T) {
 		if m[k] != want {
 			t.Errorf("%s = %g, want %g", k, m[k], want)
 		}
+	}
+}
+
+// Each link sample carries the drops of its own interval, and the totals
+// in Stats are their sum (the emulator once left the per-interval drops
+// at zero).
+func TestSampleDropsPerInterval(t *testing.T) {
+	pu := &pump{interval: time.Second, nextSample: time.Second, relErr: endpoint.NewHist(errSpan)}
+	w := &pu.ways[1]
+	w.drops[link.DropHead] = 3
+	w.drops[link.DropAQM] = 1
+	pu.sample(time.Second)
+	w.drops[link.DropAQM] += 2
+	pu.sample(2 * time.Second)
+	got := pu.stats().Links[1]
+	if len(got.Intervals) != 2 {
+		t.Fatalf("%d samples, want 2", len(got.Intervals))
+	}
+	first, second := got.Intervals[0].Drops, got.Intervals[1].Drops
+	if first.Head != 3 || first.AQM != 1 || second.Head != 0 || second.AQM != 2 {
+		t.Errorf("interval drops %+v then %+v, want head 3 aqm 1, then aqm 2", first, second)
+	}
+	if got.Drops.Head != 3 || got.Drops.AQM != 3 {
+		t.Errorf("total drops %+v, want head 3 aqm 3", got.Drops)
 	}
 }

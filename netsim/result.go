@@ -116,7 +116,9 @@ func (f *flow) result(dur time.Duration) result.Flow {
 	return out
 }
 
-func dropCounts(d *[link.NumDropCauses]int64) result.Drops {
+// DropCounts converts per-cause drop counters (indexed by link.DropCause)
+// to the result schema; the live emulator shares it.
+func DropCounts(d *[link.NumDropCauses]int64) result.Drops {
 	return result.Drops{
 		Head:    d[link.DropHead],
 		Tail:    d[link.DropTail],
@@ -131,7 +133,7 @@ func (l *linkState) result() result.Link {
 	out := result.Link{
 		Name:      l.name,
 		Delivered: l.delivered,
-		Drops:     dropCounts(&l.drops),
+		Drops:     DropCounts(&l.drops),
 	}
 	for _, s := range l.samples {
 		out.Intervals = append(out.Intervals, result.LinkSample{
@@ -139,7 +141,7 @@ func (l *linkState) result() result.Link {
 			AllocMbps:      s.snap.RateBps / 1e6,
 			QueuePkts:      s.snap.QueuePackets,
 			DeliveredBytes: s.delivered,
-			Drops:          dropCounts(&s.drops),
+			Drops:          DropCounts(&s.drops),
 		})
 	}
 	return out
