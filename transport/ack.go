@@ -50,6 +50,14 @@ func (s *Sender) OnAck(now time.Duration, p *packet.Packet) {
 		}
 	}
 	s.detectLoss(now)
+	if !s.inRecovery && s.lostBytes > 0 {
+		// An episode ended with segments above its RecoveryPoint still
+		// marked lost: Linux re-enters recovery on the same ACK
+		// (tcp_fastretrans_alert: tcp_time_to_recover is true while
+		// lost_out > 0), so the controller never sees an Open state
+		// in between and reduces once more for the new episode.
+		s.startEpisode()
+	}
 	s.processTLPAck(p.Ack)
 	if s.ack.ackedBytes > 0 || s.ack.lostBytes > 0 || p.ECE || s.ack.newEpisode {
 		s.report(now, priorInflight, p.ECE)

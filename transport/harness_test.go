@@ -24,6 +24,7 @@ type fixedCC struct {
 	samples  []cc.RateSample // copies of samples with a delivery rate
 	keep     bool            // record samples
 	lastRS   cc.RateSample
+	exits    int // ACKs that left recovery (InRecovery true, then false)
 }
 
 func (c *fixedCC) OnSend(now time.Duration, s cc.SentInfo) {
@@ -39,6 +40,9 @@ func (c *fixedCC) OnAck(now time.Duration, rs *cc.RateSample) {
 	}
 	if c.keep && rs.DeliveryRate > 0 {
 		c.samples = append(c.samples, *rs)
+	}
+	if c.lastRS.InRecovery && !rs.InRecovery {
+		c.exits++
 	}
 	c.lastRS = *rs
 }

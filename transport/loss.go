@@ -140,9 +140,16 @@ func (s *Sender) markLost(i int64) {
 	s.ring.tsRemove(i)
 	s.rtxCursor = min(s.rtxCursor, i)
 	if !s.inRecovery {
-		s.inRecovery = true
-		s.recoveryPoint = s.sndNxt
-		s.ack.newEpisode = true
-		s.tlpAt = sim.Never
+		s.startEpisode()
 	}
+}
+
+// startEpisode begins a loss-recovery episode (Linux tcp_enter_recovery):
+// RecoveryPoint = HighData (RFC 6675 §5), the controller reduces once, and
+// tail-loss probes stop (Linux probes only in the Open state).
+func (s *Sender) startEpisode() {
+	s.inRecovery = true
+	s.recoveryPoint = s.sndNxt
+	s.ack.newEpisode = true
+	s.tlpAt = sim.Never
 }

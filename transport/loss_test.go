@@ -3,6 +3,8 @@ package transport
 import (
 	"testing"
 	"time"
+
+	"github.com/leolab/leolab/packet"
 )
 
 // A burst that loses every other segment, with the receiver's delayed ACKs,
@@ -54,5 +56,40 @@ func TestReorderingDetected(t *testing.T) {
 	// RACK's reordering window (min_rtt/4 = 5 ms): nothing is retransmitted.
 	if st.Retransmits != 0 {
 		t.Errorf("%d retransmits; want 0 (the reordered segment was never lost)", st.Retransmits)
+	}
+}
+
+// An episode that ends (the cumulative ACK passes RecoveryPoint) while a
+// segment above RecoveryPoint is still marked lost goes straight into a new
+// episode on the same ACK, as Linux does (tcp_fastretrans_alert re-enters
+// recovery while lost_out > 0): the controller sees no ACK in the Open
+// state between them and a second loss episode to reduce for. Here segment
+// 100 is lost twice, which stretches the first episode past the loss of
+// segment 190, sent after it began.
+func TestRecoveryContinuesWhileLost(t *testing.T) {
+	ctrl := &fixedCC{cwnd: 80 * mss}
+	p := newPath(t, SenderConfig{Bytes: 1000 * mss}, ctrl, mbps(50), 10*time.Millisecond, 10*time.Millisecond)
+	sent100 := 0
+	p.dropData = func(_ time.Duration, pk *packet.Packet) bool {
+		switch pk.Seq {
+		case 100 * mss:
+			sent100++
+			return sent100 <= 2 // the original and the first retransmission
+		case 190 * mss:
+			return !pk.Retrans
+		}
+		return false
+	}
+	p.check = true
+	p.run(10 * time.Second)
+	st := p.snd.Stats()
+	if !st.Done || st.RTOs != 0 {
+		t.Fatalf("done %v, RTOs %d; want done without RTO", st.Done, st.RTOs)
+	}
+	if len(ctrl.episodes) != 2 || ctrl.exits != 1 {
+		t.Errorf("%d episodes at %v, %d exits from recovery; want 2 episodes back to back and one exit", len(ctrl.episodes), ctrl.episodes, ctrl.exits)
+	}
+	if st.Retransmits != 3 {
+		t.Errorf("%d retransmits, want 3 (100 twice, 190 once)", st.Retransmits)
 	}
 }
