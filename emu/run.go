@@ -43,6 +43,11 @@ type Flow struct {
 	Direction string        // Downlink (default) or Uplink
 	Start     time.Duration // since the run's t=0
 	Duration  time.Duration // 0: until the end of the run
+	// SndBuf is the TCP send buffer in bytes (0: transport.DefaultSndBuf):
+	// leolab's transport caps its unacknowledged data there; kernel flows
+	// get it as tcp_wmem's maximum in the namespace they send from (the
+	// autotuning limit, so one value per namespace).
+	SndBuf int
 }
 
 // RunConfig is a whole emulated experiment.
@@ -70,6 +75,10 @@ func Run(ctx context.Context, rc RunConfig) (*result.Result, error) {
 	wall := time.Now()
 	e, err := Start(rc.Config)
 	if err != nil {
+		return nil, err
+	}
+	if err := setSendBuffers(e, rc.Flows); err != nil {
+		e.Close()
 		return nil, err
 	}
 	t0 := e.Epoch().Add(startLead)
@@ -109,9 +118,11 @@ func (rc *RunConfig) validate() error {
 			return fmt.Errorf("emu run: flow %d: direction %q: want %s or %s", i, f.Direction, Downlink, Uplink)
 		case f.Start < 0 || f.Start >= rc.Duration:
 			return fmt.Errorf("emu run: flow %d: start %v outside the run's %v", i, f.Start, rc.Duration)
+		case f.SndBuf < 0:
+			return fmt.Errorf("emu run: flow %d: send buffer %d bytes: must be >= 0 (0: the default)", i, f.SndBuf)
 		}
 	}
-	return nil
+	return checkSendBuffers(rc.Flows)
 }
 
 // runFlows runs every flow in its own goroutine. Flow times are relative to
@@ -172,6 +183,7 @@ func (r *flowRun) run(ctx context.Context) (result.Flow, error) {
 		rep, err := endpoint.RunTransport(ctx, r.t0, endpoint.Transport{
 			ID: r.i, CCA: f.CCA, Params: f.Params, Seed: r.rc.Seed, Schedule: r.sched,
 			Start: f.Start, Duration: dur, Interval: r.rc.Interval, From: from, To: to, Addr: ap,
+			SndBuf: f.SndBuf,
 		})
 		if err != nil {
 			return result.Flow{ID: r.i, CCA: f.CCA}, err

@@ -2,8 +2,14 @@ package emu
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/transport"
 )
 
 func TestRunValidates(t *testing.T) {
@@ -14,6 +20,9 @@ func TestRunValidates(t *testing.T) {
 		func(r *RunConfig) { r.Flows = []Flow{{Kind: "quic"}} },
 		func(r *RunConfig) { r.Flows = []Flow{{Kind: KindCBR, Direction: "sideways"}} },
 		func(r *RunConfig) { r.Flows = []Flow{{Kind: KindTCP, Start: 2 * time.Second}} },
+		func(r *RunConfig) { r.Flows = []Flow{{Kind: KindTCP, SndBuf: -1}} },
+		// Kernel flows of one direction share their namespace's tcp_wmem.
+		func(r *RunConfig) { r.Flows = []Flow{{Kind: KindTCP}, {Kind: KindTCP, SndBuf: 4 << 20}} },
 	}
 	for i, mut := range bad {
 		rc := base
@@ -24,6 +33,48 @@ func TestRunValidates(t *testing.T) {
 	}
 	if err := base.validate(); err != nil {
 		t.Errorf("valid config rejected: %v", err)
+	}
+	// Different buffers are fine across directions, for leolab's own
+	// transport, and when one of them is the default spelled out.
+	ok := base
+	ok.Flows = []Flow{{Kind: KindTCP}, {Kind: KindTCP, Direction: Uplink, SndBuf: 4 << 20},
+		{Kind: KindTransport, CCA: "bbr3", SndBuf: 1 << 20}, {Kind: KindTCP, SndBuf: transport.DefaultSndBuf}}
+	if err := ok.validate(); err != nil {
+		t.Errorf("valid send buffers rejected: %v", err)
+	}
+}
+
+// Kernel flows run with their send buffer as the sending namespace's
+// tcp_wmem maximum, whatever the host's is; the other namespace keeps the
+// host's.
+func TestSendBufferSysctl(t *testing.T) {
+	needEmu(t)
+	host, err := os.ReadFile(tcpWmem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Start(Config{Uplink: FixedLink(10e6, 0, 100, 0, 1), Downlink: FixedLink(10e6, 0, 100, 0, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	const want = 6 << 20
+	if err := setSendBuffers(e, []Flow{{Kind: KindTCP, Direction: Uplink, SndBuf: want}}); err != nil {
+		t.Fatal(err)
+	}
+	read := func(ns string) string {
+		var b []byte
+		if err := netns.Do(ns, func() (err error) { b, err = os.ReadFile(tcpWmem); return err }); err != nil {
+			t.Fatal(err)
+		}
+		return strings.Join(strings.Fields(string(b)), " ")
+	}
+	hf := strings.Fields(string(host))
+	if got, w := read(e.Client), fmt.Sprintf("%s %s %d", hf[0], hf[1], want); got != w {
+		t.Errorf("client (sender) tcp_wmem %q, want %q", got, w)
+	}
+	if got, w := read(e.Server), strings.Join(hf, " "); got != w {
+		t.Errorf("server tcp_wmem %q, want the host's %q", got, w)
 	}
 }
 

@@ -85,7 +85,7 @@ func FromSpec(spec netsim.Spec, opt SpecOptions) (RunConfig, error) {
 
 // liveFlow translates one flow, refusing what the live engine cannot do.
 func liveFlow(fs netsim.FlowSpec, dir string, own bool) (Flow, error) {
-	f := Flow{Direction: dir, Start: fs.Start, Params: fs.Params}
+	f := Flow{Direction: dir, Start: fs.Start, Params: fs.Params, SndBuf: fs.SndBuf}
 	if fs.Stop > 0 {
 		f.Duration = fs.Stop - fs.Start
 	}

@@ -232,15 +232,17 @@ func kernelVsSim(t *testing.T, name, path, cca string, dur time.Duration, seeds,
 }
 
 // Acceptance 3 of issue 7: kernel cubic, reno and bbr through emu against
-// leolab cubic, reno and bbr1 through sim, on the fixed 100 Mbit/s, 50 ms,
-// 1-BDP path: mean throughput within ±15% and retransmissions within ±25%
-// (at least ±3 segments: CUBIC's HyStart exit loses ~50). CI runs 10 s
-// (the retransmissions of a 1-BDP path are all in the startup overshoot,
-// so 10 s hold them all), one live run and five simulator seeds per
-// algorithm; LEOLAB_LIVE_SECONDS and LEOLAB_LIVE_RUNS widen it, and
-// LEOLAB_COMPARE_STARLINK=1 adds the Starlink Sydney downlink, reported
-// only (see the closing notes of issue 7: BBR's startup on the
-// demand-driven allocation differs there).
+// leolab cubic, reno and bbr1 through sim: mean throughput within ±15% and
+// retransmissions within ±25% (at least ±3 segments: CUBIC's HyStart exit
+// loses ~50). Both run with the scenario's send buffer (the default 16 MiB;
+// emu sets it as the kernel's tcp_wmem maximum). CI runs the fixed 100
+// Mbit/s, 50 ms, 1-BDP path for 10 s (its retransmissions are all in the
+// startup overshoot), one live run and five simulator seeds per algorithm;
+// LEOLAB_LIVE_SECONDS and LEOLAB_LIVE_RUNS widen it. LEOLAB_COMPARE_STARLINK=1
+// adds the Starlink Sydney downlink with 20 simulator seeds; run it for 30 s
+// with 5 live runs or more: BBR's retransmissions there vary by ±35% from
+// run to run (continuous AQM loss at a 2-BDP standing queue), so fewer
+// runs do not pin the mean to 25%.
 func TestKernelVsSim(t *testing.T) {
 	needEmu(t)
 	dur := liveSeconds(t, 10*time.Second)
@@ -255,12 +257,13 @@ func TestKernelVsSim(t *testing.T) {
 	}
 	var table []string
 	for _, p := range paths {
+		seeds := 5
+		if p[0] != "fixed" {
+			seeds = 20
+		}
 		for _, cca := range []string{"cubic", "reno", "bbr1"} {
-			row := kernelVsSim(t, p[0], p[1], cca, dur, 5, runs)
+			row := kernelVsSim(t, p[0], p[1], cca, dur, seeds, runs)
 			table = append(table, row.String())
-			if p[0] != "fixed" {
-				continue
-			}
 			if math.Abs(row.liveMbps/row.simMbps-1) > 0.15 {
 				t.Errorf("%s: kernel %s %.1f Mbit/s vs sim %s %.1f: more than 15%% apart", p[0], row.kernel, row.liveMbps, cca, row.simMbps)
 			}

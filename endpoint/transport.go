@@ -57,6 +57,8 @@ type Transport struct {
 	From, To                  string
 	Addr                      netip.AddrPort
 	Spin                      time.Duration // 0: DefaultTransportSpin
+	// SndBuf caps the unacknowledged data (0: transport.DefaultSndBuf).
+	SndBuf int
 }
 
 // TransportReport is a transport flow's outcome, with the driver's own

@@ -70,7 +70,7 @@ func newTxLoop(f *Transport, epoch time.Time, s *rawUDP, ctrl *rttRecorder, rep 
 		acks: newRBatch(txBatch, packet.MTU, oobSize), out: newBatch(txBatch, packet.MTU),
 		nextSample: f.Start + f.Interval,
 	}
-	l.snd = transport.NewSender(transport.SenderConfig{Flow: packet.FlowID(f.ID)}, ctrl, &l.pool)
+	l.snd = transport.NewSender(transport.SenderConfig{Flow: packet.FlowID(f.ID), SndBuf: f.SndBuf}, ctrl, &l.pool)
 	return l
 }
 

@@ -75,8 +75,9 @@ func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {
 		}
 		f.ctrl = &recorder{Controller: ctrl}
 		f.snd = transport.NewSender(transport.SenderConfig{
-			Flow:  packet.FlowID(idx),
-			Bytes: fs.Bytes,
+			Flow:   packet.FlowID(idx),
+			Bytes:  fs.Bytes,
+			SndBuf: fs.SndBuf,
 		}, f.ctrl, &n.pool)
 		f.rcv = transport.NewReceiver(transport.ReceiverConfig{Flow: packet.FlowID(idx)}, &n.pool)
 	}

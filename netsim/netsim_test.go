@@ -68,6 +68,23 @@ func TestWindowLimitedThroughput(t *testing.T) {
 	}
 }
 
+// A send buffer below the window binds like a window: SndBuf bytes per RTT
+// (the flow's sndbuf, Linux's tcp_wmem limit on unacknowledged data).
+func TestSendBufferLimitedThroughput(t *testing.T) {
+	const sndbuf = 64 << 10 // 45 segments: below the 100-packet window
+	spec := dumbbell(1e9, 100*time.Millisecond, 0,
+		FlowSpec{CCA: "test-fixed-window", Params: map[string]float64{"packets": 100}, SndBuf: sndbuf})
+	res, err := Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Whole segments only: 45·1448 B per ~100 ms.
+	want := float64(sndbuf/1448*1448) * 8 / 0.1 / 1e6
+	if got := res.Flows[0].ThroughputMbps; got < 0.85*want || got > 1.01*want {
+		t.Fatalf("throughput %.2f Mbit/s, want ≈ %.2f (send-buffer-limited)", got, want)
+	}
+}
+
 // A window far above the BDP fills the link: rate-limited at the bottleneck.
 func TestRateLimitedThroughput(t *testing.T) {
 	spec := dumbbell(10e6, 40*time.Millisecond, 0,

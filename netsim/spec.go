@@ -65,6 +65,9 @@ type FlowSpec struct {
 	Stop time.Duration
 	// Bytes limits a TCP flow's transfer (0: unlimited bulk).
 	Bytes int64
+	// SndBuf caps a TCP flow's unacknowledged data, in bytes
+	// (0: transport.DefaultSndBuf).
+	SndBuf int
 	// ExtraDelay is added to this flow's ACK path only, to give flows of
 	// one bottleneck different RTTs.
 	ExtraDelay time.Duration

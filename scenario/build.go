@@ -37,6 +37,7 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 				Start:      f.Start,
 				Stop:       f.Stop,
 				Bytes:      f.Bytes,
+				SndBuf:     int(f.SndBuf),
 				ExtraDelay: f.ExtraRTT,
 			}
 			if f.CCA == CBR {

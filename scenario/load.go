@@ -142,6 +142,35 @@ func (d *decoder) integer(n *yaml.Node, path string) int64 {
 	return v
 }
 
+// sizeUnits are the suffixes size accepts, longest first so "MiB" is not
+// read as "B".
+var sizeUnits = []struct {
+	suffix string
+	mult   int64
+}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+
+// size reads a byte count: an integer, or a number with a unit (16MiB,
+// 4MB, 65536B).
+func (d *decoder) size(n *yaml.Node, path string) int64 {
+	s, ok := d.scalar(n, path, "a size such as 16MiB or 4194304")
+	if !ok {
+		return 0
+	}
+	num, mult := s, int64(1)
+	for _, u := range sizeUnits {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(num, 64)
+	if err != nil || v < 0 || v*float64(mult) > 1<<62 {
+		d.fail(n, path, "%q is not a size (a byte count, or a number with a unit: B, KB, MB, GB, KiB, MiB, GiB; e.g. 16MiB)", s)
+		return 0
+	}
+	return int64(v * float64(mult))
+}
+
 func (d *decoder) boolean(n *yaml.Node, path string) bool {
 	s, ok := d.scalar(n, path, "true or false")
 	if !ok {

@@ -73,6 +73,12 @@ func TestBadInput(t *testing.T) {
 			[]string{"bad.yaml:10:", "flows[0].params.hystrat", "allowed:"}},
 		{"start after end", strings.Replace(good, "start: 5s", "start: 90s", 1),
 			[]string{"bad.yaml:11:", "flows[1].start", "must be in"}},
+		{"sndbuf unit", strings.Replace(good, "cca: cubic,", "cca: cubic, sndbuf: 16Mi,", 1),
+			[]string{"bad.yaml:10:", "flows[0].sndbuf", "not a size", "MiB"}},
+		{"sndbuf small", strings.Replace(good, "cca: cubic,", "cca: cubic, sndbuf: 1000,", 1),
+			[]string{"bad.yaml:10:", "flows[0].sndbuf", "must be in", "64KiB"}},
+		{"sndbuf cbr", strings.Replace(good, "cca: cbr,", "cca: cbr, sndbuf: 1MiB,", 1),
+			[]string{"bad.yaml:11:", "flows[1].sndbuf", "TCP flows only"}},
 		{"discipline", strings.Replace(good, "droptail", "red", 1),
 			[]string{"bad.yaml:8:", "path.queue.discipline", "allowed: droptail"}},
 	}
@@ -96,6 +102,24 @@ func TestBadInput(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// sndbuf takes a byte count or a size with a unit and reaches the
+// simulator's flow spec.
+func TestSndBuf(t *testing.T) {
+	for in, want := range map[string]int{"16MiB": 16 << 20, "4194304": 4 << 20, "4MB": 4e6, "1.5MiB": 3 << 19, "65536B": 1 << 16} {
+		s, err := scenario.Parse("s.yaml", []byte(strings.Replace(good, "cca: cubic,", "cca: cubic, sndbuf: "+in+",", 1)))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		spec, err := s.Spec()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := spec.Flows[0].SndBuf; got != want || spec.Flows[2].SndBuf != 0 {
+			t.Errorf("sndbuf %s: flows get %d and %d, want %d and 0 (default)", in, got, spec.Flows[2].SndBuf, want)
+		}
 	}
 }
 

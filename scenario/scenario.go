@@ -70,6 +70,7 @@ type Flow struct {
 	Stop       time.Duration
 	Count      int
 	Bytes      int64
+	SndBuf     int64 // send buffer, bytes (0: transport.DefaultSndBuf)
 	ExtraRTT   time.Duration
 	RateBps    float64 // cbr
 	PacketSize int     // cbr

@@ -126,7 +126,7 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 	for i, fn := range n.Content {
 		path := "flows[" + strconv.Itoa(i) + "]"
 		f := Flow{Count: 1}
-		d.fields(fn, path, []string{"cca", "params", "start", "stop", "count", "bytes", "extra_rtt", "rate", "packet_size", "record"}, func(k string, v *yaml.Node) {
+		d.fields(fn, path, []string{"cca", "params", "start", "stop", "count", "bytes", "sndbuf", "extra_rtt", "rate", "packet_size", "record"}, func(k string, v *yaml.Node) {
 			fp := path + "." + k
 			switch k {
 			case "cca":
@@ -150,6 +150,8 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 				f.Count = int(d.integer(v, fp))
 			case "bytes":
 				f.Bytes = d.integer(v, fp)
+			case "sndbuf":
+				f.SndBuf = d.size(v, fp)
 			case "extra_rtt":
 				f.ExtraRTT = d.duration(v, fp)
 			case "rate":

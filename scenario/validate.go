@@ -99,6 +99,13 @@ func validateQueue(field string, q Queue, fail failFunc) error {
 	return nil
 }
 
+// Send-buffer bounds: below 64 KiB a bulk flow is window-starved on any
+// path we model; above 1 GiB is beyond any host's tcp_wmem.
+const (
+	minSndBuf = 64 << 10
+	maxSndBuf = 1 << 30
+)
+
 func (s *Scenario) validateFlow(i int, f Flow, fail failFunc) error {
 	at := "flows[" + strconv.Itoa(i) + "]"
 	if f.CCA == CBR {
@@ -133,6 +140,12 @@ func (s *Scenario) validateFlow(i int, f Flow, fail failFunc) error {
 	}
 	if f.Bytes < 0 {
 		return fail(at+".bytes", "%d: must be >= 0 (0: unlimited)", f.Bytes)
+	}
+	if f.SndBuf != 0 && (f.SndBuf < minSndBuf || f.SndBuf > maxSndBuf) {
+		return fail(at+".sndbuf", "%d bytes: must be in [%d (64KiB), %d (1GiB)] (omit for the default 16MiB)", f.SndBuf, minSndBuf, maxSndBuf)
+	}
+	if f.SndBuf != 0 && f.CCA == CBR {
+		return fail(at+".sndbuf", "applies to TCP flows only, not cbr")
 	}
 	if f.ExtraRTT < 0 {
 		return fail(at+".extra_rtt", "%v: must be >= 0", f.ExtraRTT)

@@ -71,7 +71,9 @@ reported under "instrument".
   any other leolab algorithm (bbr3, leocc, vegas, ...) runs on leolab's own
   transport over UDP (the simulator's sender and receiver on the wall
   clock); --leolab-transport runs all of them there.
-Kernel flows report as the kernel's name (bbr). cbr flows are UDP probes
+Kernel flows report as the kernel's name (bbr) and send with the flow's
+send buffer (flows[].sndbuf, default 16MiB as in sim) as tcp_wmem's maximum
+in their namespace, not the host's. cbr flows are UDP probes
 with kernel-timestamped one-way delay. A starlink path runs with its
 reconfiguration schedule at the real UTC time (:12/:27/:42/:57), not the
 seed's simulated epoch; the seed drives the model's random draws. Not

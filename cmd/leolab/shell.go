@@ -41,7 +41,12 @@ are the terminal's; the pump's figures go to stderr at the end. Needs root.
 
 The path is a fixed link (the link flags) or, with --profile starlink, the
 Starlink access link of --city (its terrestrial leg on the server side),
-with reconfigurations at the real UTC seconds :12, :27, :42 and :57.`,
+with reconfigurations at the real UTC seconds :12, :27, :42 and :57.
+
+The namespaces start with the host's TCP settings (tcp_wmem, tcp_rmem, the
+default congestion control), unlike emu -f, which sets the send buffer to
+the scenario's; change them inside, e.g.
+--server 'sysctl -w net.ipv4.tcp_wmem="4096 16384 16777216"; iperf3 -s -1'.`,
 		Example: `  leolab shell --server 'iperf3 -s -1' -- iperf3 -c ` + emu.ServerIP + ` -J -t 5
   leolab shell --rate 50Mbps --rtt 80ms -- bash
   leolab shell --profile starlink --city sydney --server 'iperf3 -s -1' -- iperf3 -c ` + emu.ServerIP + ` -R -t 30`,
