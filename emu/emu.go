@@ -42,8 +42,8 @@ type Config struct {
 	Uplink, Downlink StageFactory
 	// Interval of the per-link samples (0: DefaultInterval).
 	Interval time.Duration
-	// Spin is how long before a release the pump stops sleeping (0:
-	// DefaultSpin).
+	// Spin is how long before a release the pump stops sleeping (0: by
+	// load, DefaultSpin when busy, longer when mostly idle).
 	Spin time.Duration
 	// Epoch is the wall-clock instant of the link stages' time 0 (zero:
 	// when the pump starts). Links that depend on the wall clock (the
@@ -134,9 +134,6 @@ func newPump(cfg Config, cfd, sfd int) (*pump, error) {
 		interval: cfg.Interval,
 		cls:      newClassifier(),
 		relErr:   endpoint.NewHist(errSpan),
-	}
-	if pu.spin <= 0 {
-		pu.spin = DefaultSpin
 	}
 	if pu.interval <= 0 {
 		pu.interval = DefaultInterval

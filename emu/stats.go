@@ -28,6 +28,9 @@ type Stats struct {
 	// Realtime tells whether the pump thread got SCHED_FIFO (timing is
 	// much worse without it on a busy host).
 	Realtime bool
+	// Rests are the short sleeps the pump forced on itself to stay below
+	// the kernel's real-time throttling share (see restShare).
+	Rests int64
 }
 
 func (pu *pump) stats() *Stats {
@@ -42,6 +45,7 @@ func (pu *pump) stats() *Stats {
 		Stalls:      pu.stalls,
 		Buffers:     len(pu.slab.bufs),
 		Realtime:    pu.realtime,
+		Rests:       pu.rests,
 	}
 	for i := range pu.ways {
 		w := &pu.ways[i]
@@ -64,6 +68,7 @@ func (s *Stats) Instrument() map[string]float64 {
 	return map[string]float64{
 		"pump_packets":           float64(s.Packets),
 		"pump_bad_packets":       float64(s.BadPackets),
+		"pump_rests":             float64(s.Rests),
 		"pump_write_errors":      float64(s.WriteErrors),
 		"pump_read_errors":       float64(s.ReadErrors),
 		"pump_stalls":            float64(s.Stalls),
