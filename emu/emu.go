@@ -179,6 +179,7 @@ func (e *Emulator) runPump() {
 	// runtime must discard it when the pump returns.
 	// Timer slack (50 µs by default, prctl(2)) would delay every wake-up.
 	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
+	pinLastCPU()
 	e.pump.realtime = setRealtime() == nil
 	defer func() {
 		if r := recover(); r != nil {
