@@ -23,8 +23,12 @@
 // namespaces are created: devices, addresses and routes live inside them
 // and disappear with them, and the root namespace is never touched.
 //
-// Root is required. Limitations are stated in Stats and in the README of
-// the CLI: the pump is one thread, so its throughput is bounded by one core
-// (about 1 Gbit/s of 1500-byte packets), and timing depends on the host's
-// load.
+// The pump is one SCHED_FIFO thread pinned to the last allowed CPU. It
+// spins before releases and rests 7% of its time so that the kernel never
+// throttles it (see rest.go); its throughput is bounded by one core (about
+// 1 Gbit/s of 1500-byte packets), and timing depends on the host's load.
+//
+// Kernel flows send with the run's send buffer as their namespace's
+// tcp_wmem maximum (sndbuf.go), so that kernel TCP and the simulator's
+// transport run a scenario with the same buffer. Root is required.
 package emu

@@ -42,8 +42,8 @@ type Config struct {
 	Uplink, Downlink StageFactory
 	// Interval of the per-link samples (0: DefaultInterval).
 	Interval time.Duration
-	// Spin is how long before a release the pump stops sleeping (0: by
-	// load, DefaultSpin when busy, longer when mostly idle).
+	// Spin is how long before a release the pump stops sleeping (0: an
+	// eighth of the recent gap between releases, DefaultSpin to 100 µs).
 	Spin time.Duration
 	// Epoch is the wall-clock instant of the link stages' time 0 (zero:
 	// when the pump starts). Links that depend on the wall clock (the

@@ -133,8 +133,7 @@ func (pu *pump) run() {
 // eighth: at 150 Mbit/s, 80 µs gaps, a longer spin raised the delay
 // error's p99 from ~150 to ~700 µs).
 func (pu *pump) spinFor() time.Duration {
-	switch {
-	case pu.spin > 0:
+	if pu.spin > 0 {
 		return pu.spin
 	}
 	return min(max(pu.gap/8, DefaultSpin), maxSpin)
@@ -159,7 +158,9 @@ func (pu *pump) release(w *way, now time.Duration) {
 			continue
 		}
 		if due > pu.lastDue { // packets released together are one release
-			pu.gap += (due - pu.lastDue - pu.gap) / 16
+			if pu.lastDue > 0 {
+				pu.gap += (due - pu.lastDue - pu.gap) / 16
+			}
 			pu.lastDue = due
 		}
 		pu.write(w, p, due)
