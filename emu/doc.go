@@ -23,9 +23,9 @@
 // namespaces are created: devices, addresses and routes live inside them
 // and disappear with them, and the root namespace is never touched.
 //
-// The pump is one SCHED_FIFO thread pinned to the last allowed CPU. It
-// spins before releases and rests 7% of its time so that the kernel never
-// throttles it (see rest.go); its throughput is bounded by one core (about
+// The pump is one SCHED_FIFO thread. It spins shortly before releases and
+// rests at least 6% of its time so that the kernel never throttles it (see
+// rest.go); its throughput is bounded by one core (about
 // 1 Gbit/s of 1500-byte packets), and timing depends on the host's load.
 //
 // Kernel flows send with the run's send buffer as their namespace's

@@ -42,8 +42,8 @@ type Config struct {
 	Uplink, Downlink StageFactory
 	// Interval of the per-link samples (0: DefaultInterval).
 	Interval time.Duration
-	// Spin is how long before a release the pump stops sleeping (0: an
-	// eighth of the recent gap between releases, DefaultSpin to 100 µs).
+	// Spin is how long before a release the pump stops sleeping (0:
+	// DefaultSpin).
 	Spin time.Duration
 	// Epoch is the wall-clock instant of the link stages' time 0 (zero:
 	// when the pump starts). Links that depend on the wall clock (the
@@ -135,6 +135,9 @@ func newPump(cfg Config, cfd, sfd int) (*pump, error) {
 		cls:      newClassifier(),
 		relErr:   endpoint.NewHist(errSpan),
 	}
+	if pu.spin <= 0 {
+		pu.spin = DefaultSpin
+	}
 	if pu.interval <= 0 {
 		pu.interval = DefaultInterval
 	}
@@ -179,7 +182,6 @@ func (e *Emulator) runPump() {
 	// runtime must discard it when the pump returns.
 	// Timer slack (50 µs by default, prctl(2)) would delay every wake-up.
 	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
-	pinLastCPU()
 	e.pump.realtime = setRealtime() == nil
 	defer func() {
 		if r := recover(); r != nil {

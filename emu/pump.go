@@ -16,15 +16,13 @@ import (
 // Pump timing.
 const (
 	// DefaultSpin is how long before a release the pump stops sleeping and
-	// spins (polling the TUNs) when releases come close together: the
-	// wake-up latency of timerfd+epoll on a loaded 2-core host is tens of
-	// µs. With wider gaps between releases it spins an eighth of the gap, up
-	// to maxSpin: there a longer spin costs little and catches the releases
-	// and arrivals a wake-up would make late (CBR at 25 Mbit/s: delay error
-	// p50 ~65 → ~40 µs), while at a few hundred Mbit/s spinning that long
-	// would mean spinning all the time, on a core the endpoints need.
+	// spins, polling the TUNs: the wake-up latency of timerfd+epoll on a
+	// loaded 2-core host is tens of µs. Longer spins were tried: 100 µs
+	// (or an eighth of the gap between releases) lowers the delay error of
+	// slow CBR (p50 ~65 → ~40 µs at 25 Mbit/s) but raises the release
+	// error on the Starlink downlink (p99 ~200 → 220–350 µs), where the
+	// spinning pump then needs forced rests (rest.go).
 	DefaultSpin = 10 * time.Microsecond
-	maxSpin     = 100 * time.Microsecond
 	// readBatch bounds the packets read from one TUN per loop iteration, so
 	// one busy direction cannot delay the other's releases.
 	readBatch = 64
@@ -72,9 +70,7 @@ type pump struct {
 	stalls     int64
 	realtime   bool // the pump thread runs SCHED_FIFO
 	restB      restBudget
-	gap        time.Duration // moving average of the gaps between releases
-	lastDue    time.Duration // the last release's due time
-	rests      int64         // forced rests taken
+	rests      int64 // forced rests taken
 
 	stop atomic.Bool
 }
@@ -121,22 +117,11 @@ func (pu *pump) run() {
 		}
 		next := min(pu.ways[0].stage.NextEvent(), pu.ways[1].stage.NextEvent())
 		t := pu.now()
-		if next-t <= pu.spinFor() {
+		if next-t <= pu.spin {
 			continue // spin: keep polling the TUNs until the release
 		}
-		pu.sleep(min(next-t-pu.spinFor(), pu.nextSample-t))
+		pu.sleep(min(next-t-pu.spin, pu.nextSample-t))
 	}
-}
-
-// spinFor is the spin before a release: the configured one, or an eighth
-// of the recent gap between releases within [DefaultSpin, maxSpin] (an
-// eighth: at 150 Mbit/s, 80 µs gaps, a longer spin raised the delay
-// error's p99 from ~150 to ~700 µs).
-func (pu *pump) spinFor() time.Duration {
-	if pu.spin > 0 {
-		return pu.spin
-	}
-	return min(max(pu.gap/8, DefaultSpin), maxSpin)
 }
 
 // release writes out every packet of w whose time has come. The stage is
@@ -156,12 +141,6 @@ func (pu *pump) release(w *way, now time.Duration) {
 				return
 			}
 			continue
-		}
-		if due > pu.lastDue { // packets released together are one release
-			if pu.lastDue > 0 {
-				pu.gap += (due - pu.lastDue - pu.gap) / 16
-			}
-			pu.lastDue = due
 		}
 		pu.write(w, p, due)
 	}

@@ -17,10 +17,11 @@ import (
 // (TUN fds not watched), which delays the packets due meanwhile by ~0.1 ms
 // instead of 50.
 const (
-	// restShare is the fraction of time the pump sleeps at least: above
-	// the 5% the kernel withholds, with margin for the sleeps' wake-up
-	// latency counted as rest but spent waking.
-	restShare = 0.07
+	// restShare is the fraction of time the pump sleeps at least: just
+	// above the 5% the kernel withholds, so that a pump that was never
+	// throttled is rarely made to rest (each rest delays the packets due
+	// meanwhile).
+	restShare = 0.06
 	// restQuantum is the debt paid in one forced rest: short enough to
 	// bound the added delay, long enough that the wake-up cost (~50 µs)
 	// is not most of it.

@@ -16,23 +16,3 @@ const pumpPriority = 10
 
 // setRealtime puts the calling thread in SCHED_FIFO at pumpPriority.
 func setRealtime() error { return sched.Set(unix.SCHED_FIFO, pumpPriority) }
-
-// pinLastCPU keeps the calling thread on the highest CPU it may use, when it
-// may use more than one: a real-time pump free to migrate preempts the
-// endpoints wherever they run, and a CBR sender preempted for a few ms
-// catches up in a burst that queues in the TUN before the pump reads it.
-func pinLastCPU() {
-	var set unix.CPUSet
-	if unix.SchedGetaffinity(0, &set) != nil || set.Count() < 2 {
-		return
-	}
-	last := -1
-	for i := range 1024 {
-		if set.IsSet(i) {
-			last = i
-		}
-	}
-	var one unix.CPUSet
-	one.Set(last)
-	_ = unix.SchedSetaffinity(0, &one)
-}

@@ -240,7 +240,7 @@ func kernelVsSim(t *testing.T, name, path, cca string, dur time.Duration, seeds,
 // startup overshoot), one live run and five simulator seeds per algorithm;
 // LEOLAB_LIVE_SECONDS and LEOLAB_LIVE_RUNS widen it. LEOLAB_COMPARE_STARLINK=1
 // adds the Starlink Sydney downlink with 20 simulator seeds; run it for 30 s
-// with 5 live runs or more: BBR's retransmissions there vary by ±35% from
+// with 10 live runs or more: BBR's retransmissions there vary by ±35% from
 // run to run (continuous AQM loss at a 2-BDP standing queue), so fewer
 // runs do not pin the mean to 25%.
 func TestKernelVsSim(t *testing.T) {
