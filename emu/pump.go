@@ -94,6 +94,7 @@ func (pu *pump) free(p *packet.Packet) {
 
 // run is the pump loop; it returns when stop is set.
 func (pu *pump) run() {
+	pu.restB.running = pu.now() // the epoch may precede the pump's start
 	for !pu.stop.Load() {
 		now := pu.now()
 		if pu.realtime {
