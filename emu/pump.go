@@ -19,9 +19,10 @@ const (
 	// spins, polling the TUNs: the wake-up latency of timerfd+epoll on a
 	// loaded 2-core host is tens of µs. Longer spins were tried: 100 µs
 	// (or an eighth of the gap between releases) lowers the delay error of
-	// slow CBR (p50 ~65 → ~40 µs at 25 Mbit/s) but raises the release
-	// error on the Starlink downlink (p99 ~200 → 220–350 µs), where the
-	// spinning pump then needs forced rests (rest.go).
+	// slow CBR (p50 ~65 → ~40 µs at 25 Mbit/s), but on the Starlink
+	// downlink the spinning pump then needs hundreds of forced rests a
+	// second (rest.go) for no better release error (p99 220–350 µs, 240–260
+	// with 10 µs on the same host).
 	DefaultSpin = 10 * time.Microsecond
 	// readBatch bounds the packets read from one TUN per loop iteration, so
 	// one busy direction cannot delay the other's releases.
