@@ -13,18 +13,23 @@ import (
 // default, sched(7)) is throttled for the rest of the period: every packet
 // then waits up to 50 ms. The rest budget keeps the pump below that share by
 // owing restShare of its running time and paying it off in sleeps: its own
-// sleeps count, and when it owes restQuantum it takes a short nanosleep
-// (TUN fds not watched), which delays the packets due meanwhile by ~0.1 ms
-// instead of 50.
+// sleeps count, and once it owes more than restAllowance it takes short
+// nanosleeps (TUN fds not watched), each delaying the packets due meanwhile
+// by ~0.1 ms instead of 50. The allowance lets bursts of up to ~80 ms run
+// uninterrupted (a line-rate burst must be read as it came); over any
+// second the pump still runs at most (1 + allowance + quantum/1 s) x
+// (1 - restShare) = 94.5% of it.
 const (
 	// restShare is the fraction of time the pump sleeps at least: just
 	// above the 5% the kernel withholds, so that a pump that was never
 	// throttled is rarely made to rest (each rest delays the packets due
 	// meanwhile).
 	restShare = 0.06
-	// restQuantum is the debt paid in one forced rest: short enough to
-	// bound the added delay, long enough that the wake-up cost (~50 µs)
-	// is not most of it.
+	// restAllowance is the debt the pump may carry before it must rest.
+	restAllowance = 5 * time.Millisecond
+	// restQuantum is the least debt above the allowance paid in one
+	// forced rest: short enough to bound the added delay, long enough that
+	// the wake-up cost (~50 µs) is not most of it.
 	restQuantum = 100 * time.Microsecond
 )
 
@@ -49,12 +54,12 @@ func (r *restBudget) slept(now, slept time.Duration) {
 }
 
 // due reports whether a forced rest is owed.
-func (r *restBudget) due() bool { return r.owed >= restQuantum }
+func (r *restBudget) due() bool { return r.owed >= restAllowance+restQuantum }
 
-// rest sleeps for the debt without watching the TUNs (a raw nanosleep keeps
-// the pump's P, as the epoll sleep does) and pays it.
+// rest sleeps off the debt above the allowance without watching the TUNs
+// (a raw nanosleep keeps the pump's P, as the epoll sleep does).
 func (pu *pump) rest() {
-	ts := unix.NsecToTimespec(int64(pu.restB.owed))
+	ts := unix.NsecToTimespec(int64(pu.restB.owed - restAllowance))
 	from := pu.now()
 	_, _, _ = unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
 	now := pu.now()
