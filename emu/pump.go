@@ -71,7 +71,6 @@ type pump struct {
 	stalls     int64
 	realtime   bool // the pump thread runs SCHED_FIFO
 	restB      restBudget
-	rests      int64 // forced rests taken
 
 	stop atomic.Bool
 }

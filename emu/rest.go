@@ -37,6 +37,7 @@ const (
 type restBudget struct {
 	owed    time.Duration // rest owed
 	running time.Duration // when the pump last woke, or the debt was last updated
+	forced  int64         // forced rests taken
 }
 
 // ran adds the running time up to now to the debt.
@@ -64,5 +65,5 @@ func (pu *pump) rest() {
 	_, _, _ = unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
 	now := pu.now()
 	pu.restB.slept(now, now-from)
-	pu.rests++
+	pu.restB.forced++
 }

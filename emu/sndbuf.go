@@ -30,21 +30,18 @@ func (f Flow) sender(e *Emulator) string {
 	return e.Server
 }
 
-// checkSendBuffers refuses kernel flows that send from one namespace with
-// different send buffers: the kernel's limit is per namespace.
+// checkSendBuffers refuses kernel flows that send from one namespace (one
+// direction) with different send buffers: the kernel's limit is per
+// namespace.
 func checkSendBuffers(flows []Flow) error {
-	seen := map[string]int{} // direction → first kernel flow
+	first := map[bool]int{} // uplink? → first kernel flow of that direction
 	for i, f := range flows {
 		if f.Kind != KindTCP {
 			continue
 		}
-		dir := f.Direction
-		if dir == "" {
-			dir = Downlink
-		}
-		j, ok := seen[dir]
+		j, ok := first[f.Direction == Uplink]
 		if !ok {
-			seen[dir] = i
+			first[f.Direction == Uplink] = i
 			continue
 		}
 		if a, b := flows[j].kernelSndBuf(), f.kernelSndBuf(); a != b {
@@ -57,7 +54,7 @@ func checkSendBuffers(flows []Flow) error {
 // setSendBuffers gives each namespace that kernel flows send from their
 // send buffer as tcp_wmem's maximum, so kernel TCP and the simulator's
 // transport run with the same buffer (the host's default, often 4 MiB,
-// would otherwise decide).
+// would otherwise decide). checkSendBuffers made them agree per namespace.
 func setSendBuffers(e *Emulator, flows []Flow) error {
 	done := map[string]bool{}
 	for _, f := range flows {

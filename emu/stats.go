@@ -45,7 +45,7 @@ func (pu *pump) stats() *Stats {
 		Stalls:      pu.stalls,
 		Buffers:     len(pu.slab.bufs),
 		Realtime:    pu.realtime,
-		Rests:       pu.rests,
+		Rests:       pu.restB.forced,
 	}
 	for i := range pu.ways {
 		w := &pu.ways[i]

@@ -24,8 +24,8 @@ const (
 	// measurement servers of the real traces were not held to it: with
 	// 4 MiB, simulated BBR on the long-RTT downlinks (London, Ohio, São
 	// Paulo, Mumbai) delivers half the real throughput (London 74 vs 141
-	// Mbit/s). Set SndBuf to 4 MiB to model a default Linux sender (the
-	// emulator's kernel senders on this machine).
+	// Mbit/s). Set SndBuf to 4 MiB to model a default Linux sender; the
+	// emulator gives its kernel senders the same value as tcp_wmem[2].
 	DefaultSndBuf = 16 << 20
 )
 

@@ -223,8 +223,8 @@ func scenarioRun(sc *scenario.Scenario, own bool) (emu.RunConfig, error) {
 // emuProgress shows the wall-clock progress of a live run on a terminal
 // (runs of 10 s or more, as sim does); the returned func stops it.
 func emuProgress(cmd *cobra.Command, total time.Duration, off bool) (stop func()) {
-	stderr, ok := cmd.ErrOrStderr().(*os.File)
-	if off || !ok || !isTerminal(stderr) || total < 10*time.Second {
+	stderr, ok := progressTerminal(cmd, off, total)
+	if !ok {
 		return func() {}
 	}
 	start := time.Now()

@@ -67,7 +67,7 @@ func runSim(cmd *cobra.Command, sc *scenario.Scenario, f *simFlags) error {
 	}
 	start := time.Now()
 	var progress netsim.Progress
-	if stderr, ok := cmd.ErrOrStderr().(*os.File); ok && !f.noProgres && isTerminal(stderr) && sc.Duration >= 10*time.Second {
+	if stderr, ok := progressTerminal(cmd, f.noProgres, sc.Duration); ok {
 		progress = func(simulated, total time.Duration) {
 			el := time.Since(start)
 			fmt.Fprintf(stderr, "\rsimulated %v / %v (%.0f×real time)   ", simulated.Round(time.Second), total, simulated.Seconds()/el.Seconds())
@@ -83,6 +83,16 @@ func runSim(cmd *cobra.Command, sc *scenario.Scenario, f *simFlags) error {
 	res.WallS = time.Since(start).Seconds()
 	res.Version = versionString()
 	return writeResult(cmd, res, f.iperfDir, f.json)
+}
+
+// progressTerminal returns stderr when progress of a run of length total
+// should be shown there: not turned off, a terminal, and 10 s or longer.
+func progressTerminal(cmd *cobra.Command, off bool, total time.Duration) (*os.File, bool) {
+	stderr, ok := cmd.ErrOrStderr().(*os.File)
+	if off || !ok || !isTerminal(stderr) || total < 10*time.Second {
+		return nil, false
+	}
+	return stderr, true
 }
 
 func isTerminal(f *os.File) bool {
