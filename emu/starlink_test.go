@@ -104,14 +104,28 @@ func TestLiveAllocationRamp(t *testing.T) {
 	// this test measures; the simulator's perfectly periodic source never
 	// queues there.
 	p := mustStarlink(t, map[string]any{"pop.enabled": false})
-	e, sched := starlinkEmu(t, p, sample)
-	start := quietStart(e, sched, 2*time.Second)
-	stop := start + time.Second
-	rep := cbr(t, e, true, 5301, endpoint.CBR{RateBps: 500e6, Size: size, Start: start, Duration: stop - start, Drain: 300 * time.Millisecond})
-	time.Sleep(time.Until(e.Epoch().Add(stop + 400*time.Millisecond)))
-	st, err := e.Close()
-	if err != nil {
-		t.Fatal(err)
+	var rep *endpoint.CBRReport
+	var st *Stats
+	var start, stop time.Duration
+	var lates []time.Duration
+	for len(lates) < 3 {
+		e, sched := starlinkEmu(t, p, sample)
+		start = quietStart(e, sched, 2*time.Second)
+		stop = start + time.Second
+		rep = cbr(t, e, true, 5301, endpoint.CBR{RateBps: 500e6, Size: size, Start: start, Duration: stop - start, Drain: 300 * time.Millisecond})
+		time.Sleep(time.Until(e.Epoch().Add(stop + 400*time.Millisecond)))
+		var err error
+		if st, err = e.Close(); err != nil {
+			t.Fatal(err)
+		}
+		late := rep.SendLate.Quantile(0.99)
+		if late <= maxSendLate {
+			break
+		}
+		lates = append(lates, late)
+	}
+	if len(lates) == 3 {
+		t.Skipf("skipping: the host stalled the sender in every run (send late p99 %v, want <= %v): the offered load did not follow its schedule", lates, maxSendLate)
 	}
 	tr := rep.Trace
 	sort.Slice(tr, func(i, j int) bool { return tr[i].Recv < tr[j].Recv })
@@ -217,6 +231,13 @@ func TestLiveHeadDropBurst(t *testing.T) {
 	t.Logf("burst %v, served during it %d, lost %d, old ones delivered after it %d; drops %+v; TUN drops %v",
 		last-first, served, lost, lateOld, st.Links[1].Drops, st.TUNDrops)
 }
+
+// maxSendLate bounds the CBR sender's lateness (p99) for a ramp run to
+// count: a sender stalled for tens of ms (a loaded host, a hypervisor's
+// steal time) offers a burst instead of the load the test specifies.
+// Observed: 3–21 ms on a quiet host (the test allows for that: it measures
+// from the actual send times), 88 ms once under a full go test ./... .
+const maxSendLate = 50 * time.Millisecond
 
 // maxBurst bounds the time the host may take to write the 3000-packet
 // burst for it to count as one line-rate burst: a stall in the middle
