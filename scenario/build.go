@@ -24,6 +24,9 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 	switch s.Path.Profile {
 	case "fixed":
 		s.fixedPath(&spec)
+		if !s.EpochUTC.IsZero() {
+			spec.EpochUTC = s.EpochUTC.Format(time.RFC3339Nano)
+		}
 	case "starlink":
 		s.starlinkPath(&spec)
 	default:

@@ -118,6 +118,19 @@ func (d *decoder) duration(n *yaml.Node, path string) time.Duration {
 	return v
 }
 
+// instant reads an RFC 3339 UTC instant (fractional seconds allowed).
+func (d *decoder) instant(n *yaml.Node, path string) time.Time {
+	s, ok := d.scalar(n, path, "an RFC 3339 instant such as 2026-04-01T12:00:27Z")
+	if !ok {
+		return time.Time{}
+	}
+	v, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		d.fail(n, path, "%q is not an RFC 3339 instant (e.g. 2026-04-01T12:00:27Z or 2026-04-01T12:00:27.5+02:00)", s)
+	}
+	return v.UTC()
+}
+
 func (d *decoder) rate(n *yaml.Node, path string) float64 {
 	s, ok := d.scalar(n, path, "a rate such as 100Mbps")
 	if !ok {

@@ -23,6 +23,11 @@ type Scenario struct {
 	Duration time.Duration
 	Seed     uint64
 	Interval time.Duration
+	// EpochUTC places t = 0 on the wall clock (zero: drawn from the seed,
+	// DESIGN.md "Time"). On Starlink only its second within the minute
+	// matters: it fixes where the reconfigurations fall, e.g. to replay a
+	// measurement's or a live run's timing.
+	EpochUTC time.Time
 	Path     Path
 	Flows    []Flow
 

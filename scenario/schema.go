@@ -14,7 +14,7 @@ func (d *decoder) scenario(root *yaml.Node) *Scenario {
 	}
 	doc := root.Content[0]
 	var have = map[string]bool{}
-	d.fields(doc, "", []string{"version", "name", "duration", "seed", "interval", "path", "flows"}, func(k string, v *yaml.Node) {
+	d.fields(doc, "", []string{"version", "name", "duration", "seed", "epoch_utc", "interval", "path", "flows"}, func(k string, v *yaml.Node) {
 		have[k] = true
 		switch k {
 		case "version":
@@ -34,6 +34,8 @@ func (d *decoder) scenario(root *yaml.Node) *Scenario {
 				d.fail(v, k, "%d: must be >= 0", seed)
 			}
 			s.Seed = uint64(seed)
+		case "epoch_utc":
+			s.EpochUTC = d.instant(v, k)
 		case "interval":
 			s.Interval = d.duration(v, k)
 			if d.err == nil && s.Interval <= 0 {

@@ -31,11 +31,21 @@ func (s *Scenario) resolveStarlink(fail failFunc) error {
 	return nil
 }
 
-// epoch is the run's offset within the UTC minute at t = 0, drawn from the
-// seed (DESIGN.md "Time").
-func (s *Scenario) epoch() time.Duration {
+// epoch is the run's t = 0 on the wall clock: epoch_utc when given, else
+// simEpochDate plus an offset within the minute drawn from the seed
+// (DESIGN.md "Time").
+func (s *Scenario) epoch() time.Time {
+	if !s.EpochUTC.IsZero() {
+		return s.EpochUTC
+	}
 	r := sim.Stream(s.Seed, "epoch")
-	return time.Duration(r.Int64N(int64(time.Minute/time.Millisecond))) * time.Millisecond
+	return simEpochDate.Add(time.Duration(r.Int64N(int64(time.Minute/time.Millisecond))) * time.Millisecond)
+}
+
+// minuteOffset is t's position within its UTC minute, the Starlink model's
+// epoch (reconfigurations at :12/:27/:42/:57, seed 001).
+func minuteOffset(t time.Time) time.Duration {
+	return t.Sub(t.Truncate(time.Minute))
 }
 
 // starlinkPath builds the Starlink path: the terminal's downlink and uplink
@@ -44,8 +54,9 @@ func (s *Scenario) epoch() time.Duration {
 // terrestrial; in the uplink direction the reverse.
 func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 	sp := s.starlink
-	epoch := s.epoch()
-	spec.EpochUTC = simEpochDate.Add(epoch).Format(time.RFC3339Nano)
+	at := s.epoch()
+	epoch := minuteOffset(at)
+	spec.EpochUTC = at.Format(time.RFC3339Nano)
 	spec.BaseRTT = sp.Downlink.BaseOWD + sp.Uplink.BaseOWD + 2*sp.Terrestrial.OneWay
 	spec.Schedule = starlink.NewSchedule(sp, epoch)
 	slotSeed := sim.Stream(s.Seed, "starlink/slots").Uint64()

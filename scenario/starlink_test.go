@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,5 +123,40 @@ func TestHeadDropBurstExample(t *testing.T) {
 	}
 	if f.Packets[2999].OWDMs <= 0 || float64(tailLost) > 100*aqm*2+2 {
 		t.Fatalf("burst's end: last packet owd %.1f, %d of the last 100 lost (AQM rate %.3f)", f.Packets[2999].OWDMs, tailLost, aqm)
+	}
+}
+
+// epoch_utc places t = 0 on the wall clock: the spec carries the instant
+// and the reconfigurations fall at :12/:27/:42/:57 of it; without it the
+// instant is drawn from the seed, the same for the same seed.
+func TestEpochUTC(t *testing.T) {
+	const base = "version: 1\nduration: 30s\nseed: 3\npath: {profile: starlink, city: sydney}\nflows: [{cca: cubic}]\n"
+	spec := func(yaml string) netsim.Spec {
+		t.Helper()
+		sc, err := scenario.Parse("e.yaml", []byte(yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := sc.Spec()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	// 12:00:05.25 (+02:00) is 10:00:05.25 UTC: the first boundary (:12) is 6.75 s in.
+	s := spec(base + "epoch_utc: 2026-04-01T12:00:05.25+02:00\n")
+	if s.EpochUTC != "2026-04-01T10:00:05.25Z" {
+		t.Errorf("epoch_utc %q, want 2026-04-01T10:00:05.25Z", s.EpochUTC)
+	}
+	if got, want := s.Schedule.Next(0), 6750*time.Millisecond; got != want {
+		t.Errorf("first reconfiguration at %v, want %v", got, want)
+	}
+	a, b := spec(base), spec(base)
+	if a.EpochUTC == "" || a.EpochUTC != b.EpochUTC || a.Schedule.Next(0) != b.Schedule.Next(0) {
+		t.Errorf("drawn epochs differ for one seed: %q vs %q", a.EpochUTC, b.EpochUTC)
+	}
+	if _, err := scenario.Parse("e.yaml", []byte(base+"epoch_utc: 12:00:05\n")); err == nil ||
+		!strings.Contains(err.Error(), "epoch_utc") || !strings.Contains(err.Error(), "RFC 3339") {
+		t.Errorf("bad epoch_utc: error %v, want one naming epoch_utc and RFC 3339", err)
 	}
 }

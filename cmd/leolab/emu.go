@@ -76,7 +76,9 @@ send buffer (flows[].sndbuf, default 16MiB as in sim) as tcp_wmem's maximum
 in their namespace, not the host's. cbr flows are UDP probes
 with kernel-timestamped one-way delay. A starlink path runs with its
 reconfiguration schedule at the real UTC time (:12/:27/:42/:57), not the
-seed's simulated epoch; the seed drives the model's random draws. Not
+scenario's epoch_utc or the seed's simulated epoch; the seed drives the
+model's random draws. To replay a live run in sim, give sim its epoch_utc
+and seed: a slot's rate and delay then match the live run's. Not
 supported live: bytes-limited flows and extra_rtt.
 
 Without -f, the flags describe a fixed link and kernel (or cbr) flows.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/leolab/leolab/link"
 )
 
 // Acceptance 3: slot-to-slot changes of the stable rate have the
@@ -64,6 +66,42 @@ func TestRTTSteps(t *testing.T) {
 		}
 		if lvl := 2 * a.owd; lvl < 0 || lvl > p.Reconfig.RTTSteps.MaxExcess {
 			t.Fatalf("RTT level %v out of [0, %v]", lvl, p.Reconfig.RTTSteps.MaxExcess)
+		}
+	}
+}
+
+// A slot's state depends on the seed and the slot's index only: a link
+// overloaded with a CBR source (AQM, head and random-loss draws) and one
+// carrying a trickle see the same slots. This is what lets a live run and
+// the simulator of the same seed and epoch be compared slot for slot.
+func TestSlotsIndependentOfTraffic(t *testing.T) {
+	p := mustProfile(t, "", map[string]any{"downlink.random_loss": 0.01})
+	type seen struct {
+		at   time.Duration
+		slot slotState
+	}
+	trace := func(rate float64) []seen {
+		b := newBench(t, "downlink", p, 0)
+		b.keep = false
+		b.cbr(0, rate, 1500, 0, 61*time.Second)
+		var out []seen
+		// One look 1 s after each boundary (:12, :27, :42, :57).
+		for _, at := range []time.Duration{13, 28, 43, 58} {
+			b.loop.RunUntil(at * time.Second)
+			out = append(out, seen{at * time.Second, b.l.slot})
+		}
+		if rate > p.Downlink.MaxRate() && b.nDrop[link.DropAQM]+b.nDrop[link.DropHead] == 0 {
+			t.Fatalf("overloaded link dropped nothing: the test does not load it")
+		}
+		return out
+	}
+	light, heavy := trace(1e6), trace(2*p.Downlink.MaxRate())
+	for i := range light {
+		if light[i] != heavy[i] {
+			t.Errorf("slot at %v: %+v under a trickle, %+v under overload", light[i].at, light[i].slot, heavy[i].slot)
+		}
+		if i > 0 && light[i].slot == light[i-1].slot {
+			t.Errorf("slot at %v equals the previous one: no draw at the boundary", light[i].at)
 		}
 	}
 }

@@ -60,7 +60,7 @@ func (l *Link) owd(t time.Duration) time.Duration {
 func (l *Link) reconfigure(b time.Duration) {
 	l.outageFrom = b
 	l.outageEnd = b + l.dir.Outage.Duration
-	l.slot = l.drift.next(l.rng)
+	l.slot = l.drift.next(l.slots)
 	l.alloc.setScale(l.slot.scale)
 	l.alloc.reset()
 	l.nextBoundary = b + l.sched.Period

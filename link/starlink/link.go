@@ -16,7 +16,10 @@ const never = time.Duration(1<<63 - 1)
 // Config is what a Link needs besides its profile.
 type Config struct {
 	// Rand is the link's own stream (sim.Stream(seed, "starlink/downlink")):
-	// AQM and random-loss draws and the per-slot drift.
+	// AQM and random-loss draws, and the seed of the per-slot drift's own
+	// stream (drawn at construction, so a slot's rate and OWD depend on the
+	// seed and the slot's index alone, not on the traffic: the simulator and
+	// a live run of the same seed and epoch see the same slots).
 	Rand *rand.Rand
 	// Drop receives every discarded packet with its cause.
 	Drop link.DropFunc
@@ -35,7 +38,8 @@ type Config struct {
 type Link struct {
 	dir   profile.Access
 	frame time.Duration
-	rng   *rand.Rand
+	rng   *rand.Rand // per-packet draws (AQM, random loss)
+	slots *rand.Rand // per-slot drift draws
 	drop  link.DropFunc
 
 	buf    *buffer
@@ -86,6 +90,7 @@ func newLink(p *profile.StarlinkProfile, a *profile.Access, cfg Config) (*Link, 
 		dir:    *a,
 		frame:  p.TDMA.Frame,
 		rng:    cfg.Rand,
+		slots:  rand.New(rand.NewPCG(cfg.Rand.Uint64(), cfg.Rand.Uint64())),
 		drop:   cfg.Drop,
 		buf:    newBuffer(a.Queue.Isolation, a.Queue.QuantumBytes),
 		alloc:  newAllocator(a.Alloc),
