@@ -30,6 +30,39 @@ type Inspector interface {
 	Inspect() map[string]float64
 }
 
+// AppLimitedMarker is an optional Controller extension. After each ACK
+// the transport asks it, and while it answers true marks the data in
+// flight application-limited (C.app_limited = C.delivered + inflight,
+// draft-cheng-iccrg-delivery-rate-estimation §3.4), so the rate samples
+// of that data carry IsAppLimited. BBR asks for it in PROBE_RTT, to keep
+// the mode's low rates out of its max-bw filter ("Ignore low rate samples
+// during this mode": Linux tcp_bbr.c and google/bbr v3,
+// bbr_update_min_rtt). Transports find it with MarkerOf.
+type AppLimitedMarker interface {
+	MarkAppLimited() bool
+}
+
+// Wrapper is a Controller that decorates another (an RTT recorder, say)
+// and gives it back with Unwrap, so optional extensions stay reachable.
+type Wrapper interface {
+	Unwrap() Controller
+}
+
+// MarkerOf returns c's AppLimitedMarker, looking through Wrappers, or nil.
+func MarkerOf(c Controller) AppLimitedMarker {
+	for c != nil {
+		if m, ok := c.(AppLimitedMarker); ok {
+			return m
+		}
+		w, ok := c.(Wrapper)
+		if !ok {
+			return nil
+		}
+		c = w.Unwrap()
+	}
+	return nil
+}
+
 // Flag is an Inspect value for a boolean: 1 or 0.
 func Flag(b bool) float64 {
 	if b {

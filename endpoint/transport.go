@@ -150,6 +150,9 @@ func (r *rttRecorder) OnAck(now time.Duration, rs *cc.RateSample) {
 	r.Controller.OnAck(now, rs)
 }
 
+// Unwrap gives the recorded controller back (cc.Wrapper).
+func (r *rttRecorder) Unwrap() cc.Controller { return r.Controller }
+
 // inspect returns a copy of the controller's state, or nil.
 func (r *rttRecorder) inspect() map[string]float64 {
 	if in, ok := r.Controller.(cc.Inspector); ok {

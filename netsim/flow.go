@@ -169,6 +169,9 @@ func (r *recorder) OnAck(now time.Duration, rs *cc.RateSample) {
 	r.Controller.OnAck(now, rs)
 }
 
+// Unwrap gives the recorded controller back (cc.Wrapper).
+func (r *recorder) Unwrap() cc.Controller { return r.Controller }
+
 func (r *recorder) inspect() map[string]float64 {
 	if in, ok := r.Controller.(cc.Inspector); ok {
 		return in.Inspect()

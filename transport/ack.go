@@ -85,6 +85,9 @@ func (s *Sender) report(now time.Duration, priorInflight int, ece bool) {
 	rs.NewLossEpisode = s.ack.newEpisode
 	rs.InRecovery = s.inRecovery
 	s.ctrl.OnAck(now, rs)
+	if s.marker != nil && s.marker.MarkAppLimited() {
+		s.rate.markAppLimited(s.pipe())
+	}
 }
 
 // processSacks marks newly SACKed segments (RFC 2018 §3, RFC 6675 §4

@@ -26,9 +26,10 @@ const (
 
 // Sender is one flow's TCP-like sender. It is not safe for concurrent use.
 type Sender struct {
-	cfg  SenderConfig
-	ctrl cc.Controller
-	pool *packet.Pool
+	cfg    SenderConfig
+	ctrl   cc.Controller
+	marker cc.AppLimitedMarker // ctrl's, or nil
+	pool   *packet.Pool
 
 	ring    segRing
 	sb      rangeSet       // SACK scoreboard: union of SACKed segments (RFC 6675 §3)
@@ -110,6 +111,7 @@ func NewSender(cfg SenderConfig, ctrl cc.Controller, pool *packet.Pool) *Sender 
 	if cfg.Bytes > 0 {
 		s.limit = uint64(cfg.Bytes)
 	}
+	s.marker = cc.MarkerOf(ctrl)
 	return s
 }
 

@@ -82,3 +82,46 @@ func TestNetShallowBuffer(t *testing.T) {
 	// comparison is reported, not asserted.
 	t.Logf("utilisation: bbr3 %.1f%%, cubic %.1f%%", 100*util["bbr3"], 100*util["cubic"])
 }
+
+// TestNetProbeRTTKeepsBandwidth: PROBE_RTT's low rates, and the first burst
+// after it (whose sample spans the mode's quiet time), are app-limited, so
+// the max-bw filter keeps the bottleneck rate through the mode. On a 10 ms
+// path PROBE_RTT lasts ~20 rounds, twice the filter's window: were the
+// samples admitted, the first one after PROBE_RTT would reset the filter
+// to a fraction of the rate (Linux bbr_update_min_rtt marks them).
+func TestNetProbeRTTKeepsBandwidth(t *testing.T) {
+	if testing.Short() {
+		t.Skip("network run")
+	}
+	for _, cca := range []string{"bbr1", "bbr3"} {
+		res, err := cctest.Dumbbell{Name: "probertt-" + cca, Mbps: 100, RTT: 10 * time.Millisecond, Limit: 100,
+			Duration: 12 * time.Second, Interval: 10 * time.Millisecond, CCAs: []string{cca}}.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		iv := res.Flows[0].Intervals
+		// The last interval in PROBE_RTT (phase 7) after startup.
+		last := -1
+		for i, s := range iv {
+			if s.T > 2 && s.CC["phase"] == 7 {
+				last = i
+			}
+		}
+		if last < 0 || last+50 >= len(iv) {
+			t.Fatalf("%s: no PROBE_RTT with 0.5 s after it in 12 s", cca)
+		}
+		first := last
+		for first > 0 && iv[first-1].CC["phase"] == 7 {
+			first--
+		}
+		before := iv[first-1].CC["btlbw_bps"]
+		lowest := before
+		for _, s := range iv[first : last+50] {
+			lowest = min(lowest, s.CC["btlbw_bps"])
+		}
+		t.Logf("%s: PROBE_RTT %.2f–%.2f s; btlbw %.1f Mbit/s before, lowest %.1f through it and 0.5 s after", cca, iv[first].T, iv[last].T, before/1e6, lowest/1e6)
+		if lowest < 0.9*before {
+			t.Errorf("%s: btlbw fell from %.1f to %.1f Mbit/s across PROBE_RTT", cca, before/1e6, lowest/1e6)
+		}
+	}
+}

@@ -23,6 +23,7 @@ func (b *BBR) updateMinRTT(now time.Duration, rs *cc.RateSample) {
 		b.ackPhase = acksProbeStopping
 		b.round.restart(b.delivered)
 	}
+	b.probeRTTAck = b.mode == modeProbeRTT
 	if b.mode == modeProbeRTT && b.probeRTTRound(now, rs, b.probeRTTCwnd(), b.p.probeRTTDur) {
 		b.checkProbeRTTDone(now)
 	}

@@ -36,6 +36,7 @@ type core struct {
 	minRTT       time.Duration // 0 until the first sample
 	minRTTStamp  time.Duration
 	probeRTTDone time.Duration // end of PROBE_RTT, valid if probeArmed
+	probeRTTAck  bool          // this ACK found the flow in PROBE_RTT (MarkAppLimited)
 	probeArmed   bool
 	probeRound   bool // a round passed at the low window
 	priorCwnd    int
@@ -140,6 +141,15 @@ func (c *core) saveCwnd() {
 		c.priorCwnd = max(c.priorCwnd, c.cwnd)
 	}
 }
+
+// MarkAppLimited asks the transport to flag the samples of data sent in
+// PROBE_RTT as application-limited, so that the mode's 4-packet rates do
+// not age the max-bw filter's value out (cc.AppLimitedMarker). Linux
+// bbr_update_min_rtt sets tp->app_limited on every ACK in PROBE_RTT,
+// including the one that ends it: the first burst after PROBE_RTT is
+// still app-limited, so its sample, which spans the mode's quiet time,
+// cannot reset the filter.
+func (c *core) MarkAppLimited() bool { return c.probeRTTAck }
 
 // restoreCwnd brings back the window saved by saveCwnd.
 func (c *core) restoreCwnd() { c.cwnd = max(c.cwnd, c.priorCwnd) }

@@ -47,6 +47,7 @@
 // previous round); the ECN mark rate of a sample is the current round's;
 // after an RTO cwnd drops to cc.MinCWnd (2 segments; Linux uses 1) and the
 // controller stays in loss recovery until an ACK reports InRecovery false;
-// PROBE_RTT does not mark the transport app-limited; v2's ECN bw_hi cut,
+// PROBE_RTT marks the transport app-limited after the ACK is processed
+// (cc.AppLimitedMarker), not inside it; v2's ECN bw_hi cut,
 // PLB and undo of spurious recoveries are not modelled.
 package bbr

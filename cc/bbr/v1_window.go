@@ -16,6 +16,7 @@ func (b *V1) updateMinRTT(now time.Duration, rs *cc.RateSample) {
 		b.minRTTStamp = now
 	}
 	b.enterProbeRTT(expired, b.p.probeRTTDur)
+	b.probeRTTAck = b.mode == modeProbeRTT
 	if b.mode == modeProbeRTT && b.probeRTTRound(now, rs, cwndMinTargetPkts*b.mss, b.p.probeRTTDur) {
 		b.checkProbeRTTDone(now)
 	}

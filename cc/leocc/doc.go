@@ -42,8 +42,9 @@
 // Rates are bits/s (_bps), windows bytes, times ms.
 //
 // Departures from the modules, because the controller contract carries
-// less than a socket: the earliest departure time is now; PROBE_RTT does
-// not mark the transport app-limited; after an RTO cwnd drops to
+// less than a socket: the earliest departure time is now; PROBE_RTT marks
+// the transport app-limited after the ACK is processed
+// (cc.AppLimitedMarker), not inside it; after an RTO cwnd drops to
 // cc.MinCWnd (2 segments; Linux 1); the kernel's fixed-point arithmetic
 // is floating point (its Kalman gain settles at 153/256 ≈ 0.60 instead of
 // 0.618); the modules keep the UP gain in a global array shared by all

@@ -67,6 +67,7 @@ type LeoCC struct {
 	prevState                 caState
 	inLoss, conserving        bool
 	idleRestart, appLimited   bool
+	probeRTTAck               bool // this ACK found the flow in PROBE_RTT (MarkAppLimited)
 	started                   bool
 
 	agg bbrfilter.ExtraAcked

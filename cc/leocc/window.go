@@ -21,6 +21,7 @@ func (l *LeoCC) updateMinRTT(now time.Duration, rs *cc.RateSample) {
 		l.probeArmed = false
 		l.saveCwnd()
 	}
+	l.probeRTTAck = l.mode == modeProbeRTT
 	if l.mode == modeProbeRTT {
 		l.probeRTT(now, rs)
 	}
@@ -28,6 +29,12 @@ func (l *LeoCC) updateMinRTT(now time.Duration, rs *cc.RateSample) {
 		l.idleRestart = false
 	}
 }
+
+// MarkAppLimited keeps PROBE_RTT's low rates, and the first burst after
+// it, out of the max-bw filter (cc.AppLimitedMarker; leocc.c
+// leocc_update_min_rtt sets tp->app_limited on every ACK in PROBE_RTT, as
+// tcp_bbr.c does).
+func (l *LeoCC) MarkAppLimited() bool { return l.probeRTTAck }
 
 // probeRTT arms the 200 ms timer once inflight is at the PROBE_RTT window
 // and, after a round more, refreshes min_rtt and leaves.
