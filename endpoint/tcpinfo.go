@@ -12,7 +12,9 @@ import (
 
 // sampler reads the sender's TCP_INFO (tcp(7), include/uapi/linux/tcp.h
 // struct tcp_info) every rttSampleEvery and closes an interval every
-// f.Interval.
+// f.Interval. For the kernel's bbr it also reads TCP_CC_INFO (struct
+// tcp_bbr_info) at each interval's end, so a live run reports BBR's model
+// under the keys leolab's bbr1 uses.
 type sampler struct {
 	conn  *net.TCPConn
 	epoch time.Time
@@ -21,6 +23,29 @@ type sampler struct {
 	last      unix.TCPInfo // at the previous interval boundary
 	info      unix.TCPInfo // latest
 	intervals []result.Interval
+}
+
+// bbrUnit is BBR_UNIT, the fixed-point 1.0 of tcp_bbr_info's gains
+// (net/ipv4/tcp_bbr.c: BBR_SCALE 8).
+const bbrUnit = 1 << 8
+
+// bbrInfo adds the kernel BBR's bandwidth estimate and gains to cc
+// (tcp_bbr.c bbr_get_info: bw in bytes/s, split into two 32-bit halves).
+func (s *sampler) bbrInfo(cc map[string]float64) {
+	rc, err := s.conn.SyscallConn()
+	if err != nil {
+		return
+	}
+	_ = rc.Control(func(fd uintptr) {
+		bi, err := unix.GetsockoptTCPCCBBRInfo(int(fd), unix.IPPROTO_TCP, unix.TCP_CC_INFO)
+		if err != nil || bi.Pacing_gain == 0 {
+			return // not bbr, or a kernel without its get_info
+		}
+		bw := uint64(bi.Bw_hi)<<32 | uint64(bi.Bw_lo)
+		cc["btlbw_bps"] = float64(bw) * 8
+		cc["pacing_gain"] = float64(bi.Pacing_gain) / bbrUnit
+		cc["cwnd_gain"] = float64(bi.Cwnd_gain) / bbrUnit
+	})
 }
 
 func newSampler(c *net.TCPConn, epoch time.Time, f TCP) *sampler {
@@ -80,7 +105,7 @@ func (s *sampler) run(ctx context.Context, wrDone <-chan error, rtt *Hist) error
 func (s *sampler) close(t time.Duration) {
 	in := &s.info
 	us := func(v uint32) float64 { return float64(v) / 1e3 }
-	s.intervals = append(s.intervals, result.Interval{
+	iv := result.Interval{
 		T:             t.Seconds(),
 		Bytes:         int64(in.Bytes_acked - s.last.Bytes_acked),
 		Retransmits:   int64(in.Total_retrans - s.last.Total_retrans),
@@ -95,7 +120,11 @@ func (s *sampler) close(t time.Duration) {
 			"ssthresh_bytes":    float64(min(in.Snd_ssthresh, 1<<30/max(in.Snd_mss, 1)) * in.Snd_mss),
 			"ca_state":          float64(in.Ca_state),
 		},
-	})
+	}
+	if s.f.CCA == "bbr" {
+		s.bbrInfo(iv.CC)
+	}
+	s.intervals = append(s.intervals, iv)
 	s.last = *in
 }
 
