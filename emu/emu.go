@@ -42,6 +42,10 @@ type Config struct {
 	Uplink, Downlink StageFactory
 	// Interval of the per-link samples (0: DefaultInterval).
 	Interval time.Duration
+	// SampleFrom is the link samples' time 0, after Epoch: sample k is
+	// taken at SampleFrom + k·Interval and labelled k·Interval. Run sets
+	// it to its flows' start lead, so links and flows share one time axis.
+	SampleFrom time.Duration
 	// Spin is how long before a release the pump stops sleeping (0:
 	// DefaultSpin).
 	Spin time.Duration
@@ -170,7 +174,8 @@ func newPump(cfg Config, cfd, sfd int) (*pump, error) {
 	if pu.epoch.IsZero() {
 		pu.epoch = time.Now()
 	}
-	pu.nextSample = pu.interval
+	pu.sampleFrom = max(cfg.SampleFrom, 0)
+	pu.nextSample = pu.sampleFrom + pu.interval
 	return pu, nil
 }
 

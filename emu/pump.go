@@ -56,6 +56,7 @@ type pump struct {
 	spin       time.Duration
 	interval   time.Duration
 	nextSample time.Duration
+	sampleFrom time.Duration // time 0 of the samples' labels (Config.SampleFrom)
 
 	pool packet.Pool
 	slab slab
@@ -203,7 +204,7 @@ func (pu *pump) ingest(w *way) int {
 func (pu *pump) sample(now time.Duration) {
 	for i := range pu.ways {
 		w := &pu.ways[i]
-		s := result.LinkSample{T: pu.nextSample.Seconds(), DeliveredBytes: w.intervalBytes}
+		s := result.LinkSample{T: (pu.nextSample - pu.sampleFrom).Seconds(), DeliveredBytes: w.intervalBytes}
 		if o, ok := w.stage.(link.Observable); ok {
 			sn := o.Snapshot(now)
 			s.AllocMbps = sn.RateBps / 1e6

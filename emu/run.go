@@ -73,6 +73,7 @@ func Run(ctx context.Context, rc RunConfig) (*result.Result, error) {
 		return nil, err
 	}
 	wall := time.Now()
+	rc.Config.SampleFrom = startLead // link samples on the flows' time axis
 	e, err := Start(rc.Config)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package emu
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -110,5 +111,36 @@ func TestRunTwoFlows(t *testing.T) {
 	}
 	if res.Instrument["pump_packets"] == 0 || res.Links[1].Delivered < tcp.BytesAcked {
 		t.Errorf("instrument %v, downlink delivered %d < acked %d", res.Instrument, res.Links[1].Delivered, tcp.BytesAcked)
+	}
+}
+
+// Link samples share the flows' time axis: a CBR flow starting at 1 s
+// fills the uplink's sample ending at 1.2 s (all but its 10 ms delay),
+// and the one ending at 1.0 s is empty. Labelled from the emulator's
+// epoch, 100 ms before the flows' t=0, half of it would fall into the
+// next sample.
+func TestRunLinkSamplesOnFlowAxis(t *testing.T) {
+	needEmu(t)
+	const iv, rate = 200 * time.Millisecond, 4e6
+	res, err := Run(context.Background(), RunConfig{
+		Config:   Config{Uplink: FixedLink(20e6, 10*time.Millisecond, 100, 0, 1), Downlink: FixedLink(20e6, 10*time.Millisecond, 100, 0, 2), Interval: iv},
+		Name:     "axis",
+		Duration: 2 * time.Second,
+		Interval: iv,
+		Flows:    []Flow{{Kind: KindCBR, RateBps: rate, Direction: Uplink, Start: time.Second}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byT := map[int64]int64{} // sample end (ms) → bytes
+	for _, s := range res.Links[0].Intervals {
+		byT[int64(math.Round(s.T*1000))] = s.DeliveredBytes
+	}
+	want := rate / 8 * (iv - 10*time.Millisecond).Seconds()
+	if got := float64(byT[1200]); got < 0.9*want || got > 1.1*want {
+		t.Errorf("uplink sample ending at 1.2 s carries %.0f bytes, want %.0f ± 10%% (samples %v)", got, want, byT)
+	}
+	if byT[1000] != 0 {
+		t.Errorf("uplink sample ending at 1.0 s carries %d bytes before the flow started", byT[1000])
 	}
 }
