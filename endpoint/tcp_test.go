@@ -110,3 +110,25 @@ func BenchmarkKernelBulk(b *testing.B) {
 		})
 	}
 }
+
+// The kernel's bbr reports its model from TCP_CC_INFO: after startup its
+// bandwidth estimate is the 100 Mbit/s link's goodput (96.5 Mbit/s, within
+// the max filter's probing overshoot) and its gains are BBRv1's.
+func TestKernelBBRInfo(t *testing.T) {
+	needEmu(t)
+	rep, _ := bulk(t, "bbr", 4*time.Second)
+	last := rep.Flow.Intervals[len(rep.Flow.Intervals)-1].CC
+	bw, pg, cg := last["btlbw_bps"], last["pacing_gain"], last["cwnd_gain"]
+	t.Logf("bbr: btlbw %.1f Mbit/s, pacing gain %.2f, cwnd gain %.2f", bw/1e6, pg, cg)
+	if bw < 0.9*96.5e6 || bw > 1.1*96.5e6 {
+		t.Errorf("btlbw %.1f Mbit/s, want 96.5 ± 10%%", bw/1e6)
+	}
+	// PROBE_BW's gains (1.25, 0.75, 1) with cwnd gain 2, or PROBE_RTT's 1/1.
+	if (pg != 1.25 && pg != 0.75 && pg != 1) || (cg != 2 && cg != 1) {
+		t.Errorf("pacing gain %v, cwnd gain %v: not BBRv1's", pg, cg)
+	}
+	cubic, _ := bulk(t, "cubic", time.Second)
+	if _, ok := cubic.Flow.Intervals[0].CC["btlbw_bps"]; ok {
+		t.Errorf("cubic flow reports btlbw_bps")
+	}
+}
