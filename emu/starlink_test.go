@@ -2,6 +2,7 @@ package emu
 
 import (
 	"context"
+	"math"
 	"net/netip"
 	"sort"
 	"sync"
@@ -194,8 +195,17 @@ func TestLiveHeadDropBurst(t *testing.T) {
 	rep, st := lineRateBurst(t, p, n, size)
 	first, last := sentSpan(rep.Trace)
 	// A packet left the link during the burst if it arrived before the
-	// burst's end plus the base one-way delay.
-	cut := last + p.Downlink.BaseOWD
+	// burst's end plus the one-way delay of an unqueued packet: the base
+	// plus the slot's OWD shift (up to owd_max when a boundary preceded the
+	// burst), i.e. the least delay any packet of the burst saw.
+	owd := time.Duration(math.MaxInt64)
+	for _, q := range rep.Trace {
+		owd = min(owd, q.Recv-q.Sent)
+	}
+	if owd < p.Downlink.BaseOWD || owd > p.Downlink.BaseOWD+p.Downlink.Drift.OWDMax+p.TDMA.Frame {
+		t.Errorf("least one-way delay %v outside base %v + [0, owd_max %v + a frame]", owd, p.Downlink.BaseOWD, p.Downlink.Drift.OWDMax)
+	}
+	cut := last + owd
 	limit := p.Downlink.Queue.LimitPackets
 	grant := int(p.TDMA.Frame.Seconds()*p.Downlink.Alloc.Base*p.Downlink.Alloc.Multiplier/8/size) + 1
 	served, lateOld := 0, 0
