@@ -123,6 +123,23 @@ func TestSndBuf(t *testing.T) {
 	}
 }
 
+// bytes and queue.limit_bytes take the same sizes as sndbuf.
+func TestSizeFields(t *testing.T) {
+	text := strings.Replace(good, "cca: cubic,", "cca: cubic, bytes: 10MB,", 1)
+	text = strings.Replace(text, "limit_packets: 417}", "limit_bytes: 512KiB}", 1)
+	s, err := scenario.Parse("s.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Flows[0].Bytes != 10e6 || s.Path.Queue.LimitBytes != 512<<10 {
+		t.Errorf("bytes %d, limit_bytes %d; want 10000000 and 524288", s.Flows[0].Bytes, s.Path.Queue.LimitBytes)
+	}
+	_, err = scenario.Parse("bad.yaml", []byte(strings.Replace(good, "cca: cubic,", "cca: cubic, bytes: 10 parsecs,", 1)))
+	if err == nil || !strings.Contains(err.Error(), "flows[0].bytes") || !strings.Contains(err.Error(), "MiB") {
+		t.Errorf("bad bytes: %v, want an error naming flows[0].bytes and the units", err)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	f.Add([]byte(good))
 	f.Add([]byte("version: 1\nflows: [\n"))

@@ -113,7 +113,7 @@ func (d *decoder) queue(n *yaml.Node, path string) Queue {
 		case "limit_packets":
 			q.LimitPackets = int(d.integer(v, path+"."+k))
 		case "limit_bytes":
-			q.LimitBytes = int(d.integer(v, path+"."+k))
+			q.LimitBytes = int(d.size(v, path+"."+k))
 		}
 	})
 	return q
@@ -151,7 +151,7 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 			case "count":
 				f.Count = int(d.integer(v, fp))
 			case "bytes":
-				f.Bytes = d.integer(v, fp)
+				f.Bytes = d.size(v, fp)
 			case "sndbuf":
 				f.SndBuf = d.size(v, fp)
 			case "extra_rtt":
