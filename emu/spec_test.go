@@ -134,6 +134,20 @@ func liveSeconds(tb testing.TB, ci time.Duration) time.Duration {
 	return ci
 }
 
+// simFlow runs the scenario on the simulator and returns its first flow.
+func simFlow(tb testing.TB, sc *scenario.Scenario) result.Flow {
+	tb.Helper()
+	spec, err := sc.Spec()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := netsim.Run(spec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res.Flows[0]
+}
+
 // simBand runs the spec through the simulator for seeds 1..n and returns
 // the flows' min, mean and max throughput and mean retransmissions.
 func simBand(tb testing.TB, sc *scenario.Scenario, n int) (lo, mean, hi, retrans float64) {
@@ -141,15 +155,7 @@ func simBand(tb testing.TB, sc *scenario.Scenario, n int) (lo, mean, hi, retrans
 	lo = math.Inf(1)
 	for seed := 1; seed <= n; seed++ {
 		sc.Seed = uint64(seed)
-		spec, err := sc.Spec()
-		if err != nil {
-			tb.Fatal(err)
-		}
-		res, err := netsim.Run(spec)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		f := res.Flows[0]
+		f := simFlow(tb, sc)
 		lo, hi = min(lo, f.ThroughputMbps), max(hi, f.ThroughputMbps)
 		mean += f.ThroughputMbps / float64(n)
 		retrans += float64(f.Retransmits) / float64(n)
@@ -256,15 +262,7 @@ func kernelVsSim(t *testing.T, name, path, cca string, dur time.Duration, seeds,
 			t.Fatalf("live result's epoch_utc: %v", err)
 		}
 		sc.EpochUTC = epoch
-		spec, err := sc.Spec()
-		if err != nil {
-			t.Fatal(err)
-		}
-		twin, err := netsim.Run(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := twin.Flows[0]
+		s := simFlow(t, sc)
 		row.simMbps += s.ThroughputMbps / float64(runs)
 		row.simRtx += float64(s.Retransmits) / float64(runs)
 		t.Logf("%s seed %d at %s: kernel %s %.1f Mbit/s %d retrans, RTT %.1f ms | sim %s %.1f Mbit/s %d retrans, RTT %.1f ms",

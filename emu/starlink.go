@@ -9,13 +9,6 @@ import (
 	"github.com/leolab/leolab/sim"
 )
 
-// MinuteOffset is t's position within its UTC minute: the Starlink model's
-// epoch (reconfigurations at seconds :12, :27, :42, :57 of the real UTC
-// minute, seed 001 §Reconfigurations).
-func MinuteOffset(t time.Time) time.Duration {
-	return t.Sub(t.UTC().Truncate(time.Minute))
-}
-
 // StarlinkPath returns the two directions of the Starlink path of profile
 // p for a live run whose link time 0 is the wall-clock instant epoch (give
 // the same instant as Config.Epoch): the terminal's access links, with the
@@ -25,7 +18,7 @@ func MinuteOffset(t time.Time) time.Duration {
 // then the access downlink. This mirrors the simulator's path (package
 // scenario); the random streams are the simulator's for the same seed.
 func StarlinkPath(p *profile.StarlinkProfile, epoch time.Time, seed uint64) (uplink, downlink StageFactory) {
-	off := MinuteOffset(epoch)
+	off := starlink.MinuteOffset(epoch)
 	slotSeed := sim.Stream(seed, "starlink/slots").Uint64()
 	terrestrial := p.Terrestrial.OneWay
 	uplink = func(drop link.DropFunc) (link.Stage, error) {
@@ -60,5 +53,5 @@ func StarlinkPath(p *profile.StarlinkProfile, epoch time.Time, seed uint64) (upl
 // StarlinkSchedule is p's reconfiguration schedule in times since the
 // wall-clock instant t0 (for controllers that use it: LeoCC, SaTCP).
 func StarlinkSchedule(p *profile.StarlinkProfile, t0 time.Time) starlink.Schedule {
-	return starlink.NewSchedule(p, MinuteOffset(t0))
+	return starlink.NewSchedule(p, starlink.MinuteOffset(t0))
 }

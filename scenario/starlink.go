@@ -42,12 +42,6 @@ func (s *Scenario) epoch() time.Time {
 	return simEpochDate.Add(time.Duration(r.Int64N(int64(time.Minute/time.Millisecond))) * time.Millisecond)
 }
 
-// minuteOffset is t's position within its UTC minute, the Starlink model's
-// epoch (reconfigurations at :12/:27/:42/:57, seed 001).
-func minuteOffset(t time.Time) time.Duration {
-	return t.Sub(t.Truncate(time.Minute))
-}
-
 // starlinkPath builds the Starlink path: the terminal's downlink and uplink
 // access links plus the city's terrestrial leg on the server side. In the
 // downlink direction data crosses terrestrial → downlink and ACKs uplink →
@@ -55,7 +49,7 @@ func minuteOffset(t time.Time) time.Duration {
 func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 	sp := s.starlink
 	at := s.epoch()
-	epoch := minuteOffset(at)
+	epoch := starlink.MinuteOffset(at)
 	spec.EpochUTC = at.Format(time.RFC3339Nano)
 	spec.BaseRTT = sp.Downlink.BaseOWD + sp.Uplink.BaseOWD + 2*sp.Terrestrial.OneWay
 	spec.Schedule = starlink.NewSchedule(sp, epoch)

@@ -18,6 +18,12 @@ type Schedule struct {
 
 var _ cc.Schedule = Schedule{}
 
+// MinuteOffset is t's position within its UTC minute: the epoch a run
+// whose t = 0 is the instant t gives NewSchedule.
+func MinuteOffset(t time.Time) time.Duration {
+	return t.Sub(t.UTC().Truncate(time.Minute))
+}
+
 // NewSchedule returns the profile's schedule for a run whose t = 0 is epoch
 // after the start of a UTC minute.
 func NewSchedule(p *profile.StarlinkProfile, epoch time.Duration) Schedule {

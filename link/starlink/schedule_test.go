@@ -5,6 +5,13 @@ import (
 	"time"
 )
 
+func TestMinuteOffset(t *testing.T) {
+	at := time.Date(2026, 11, 30, 21, 7, 42, 500e6, time.FixedZone("x", 5*3600+1800))
+	if got, want := MinuteOffset(at), 42500*time.Millisecond; got != want {
+		t.Errorf("offset %v, want %v (zone must not matter)", got, want)
+	}
+}
+
 func TestScheduleNext(t *testing.T) {
 	p := mustProfile(t, "", nil)
 	s := NewSchedule(p, 5*time.Second) // t = 0 is :05
