@@ -1,5 +1,6 @@
-// Package sched sets the scheduling policy of the calling thread, for the
-// emulator's pump and the live endpoints' timing-critical loops.
+// Package sched sets the scheduling policy and CPU affinity of the calling
+// thread (and of the programs it starts), for the emulator's pump and the
+// live endpoints' timing-critical loops.
 package sched
 
 import (
