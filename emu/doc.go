@@ -27,6 +27,9 @@
 // rests at least 6% of its time so that the kernel never throttles it (see
 // rest.go); its throughput is bounded by one core (about
 // 1 Gbit/s of 1500-byte packets), and timing depends on the host's load.
+// Unless Config.Shared is set, a run tunes the host while it lasts
+// (host.go): the pump on a CPU of its own, the process at nice -20, idle
+// CPUs polling.
 //
 // Kernel flows send with the run's send buffer as their namespace's
 // tcp_wmem maximum (sndbuf.go), so that kernel TCP and the simulator's

@@ -10,6 +10,7 @@ import (
 
 	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/endpoint"
+	"github.com/leolab/leolab/internal/sched"
 	"github.com/leolab/leolab/link"
 	"golang.org/x/sys/unix"
 )
@@ -54,6 +55,12 @@ type Config struct {
 	// Starlink schedule, see StarlinkPath) are built from the same
 	// instant. It must not be in the future.
 	Epoch time.Time
+	// Shared leaves the host as it is. By default a run tunes it for
+	// timing while it lasts (host.go): the pump gets a CPU of its own
+	// (PumpCPU, KeepOff), the process's threads run at nice -20, and idle
+	// CPUs poll instead of halting. Set it on a host whose other work must
+	// not be disturbed, at the cost of tens of µs of timing error.
+	Shared bool
 }
 
 // Emulator is a running emulated path between two namespaces.
@@ -61,10 +68,13 @@ type Emulator struct {
 	// ID is the run id; Client and Server are the namespace names.
 	ID, Client, Server string
 
-	pump  *pump
-	fds   []int
-	done  chan error
-	stats *Stats
+	pump    *pump
+	pumpCPU int // -1: not pinned
+	// idlePolls: the run holds the zero wake-up latency request.
+	idlePolls bool
+	fds       []int
+	done      chan error
+	stats     *Stats
 }
 
 // ClientAddr and ServerAddr are the addresses of the two ends.
@@ -98,12 +108,18 @@ func Start(cfg Config) (*Emulator, error) {
 		return nil, err
 	}
 	e := &Emulator{ID: id, Client: Prefix + id + clientSuffix, Server: Prefix + id + serverSuffix}
+	if fd := e.tuneHost(cfg.Shared); fd >= 0 {
+		e.fds = append(e.fds, fd) // released by teardown, or at exit
+	}
 	if err := e.setup(cfg); err != nil {
+		untuneHost()
 		e.teardown()
 		return nil, fmt.Errorf("emulator %s: %w", id, err)
 	}
 	e.done = make(chan error, 1)
-	go e.runPump()
+	pinned := make(chan struct{})
+	go e.runPump(pinned)
+	<-pinned // KeepOff must be true before the caller starts endpoints
 	return e, nil
 }
 
@@ -181,21 +197,50 @@ func newPump(cfg Config, cfd, sfd int) (*pump, error) {
 
 // runPump runs the pump on its own OS thread and turns a panic in a link
 // stage into an error, so the caller's deferred Close still cleans up.
-func (e *Emulator) runPump() {
+func (e *Emulator) runPump(pinned chan<- struct{}) {
 	runtime.LockOSThread()
-	// No UnlockOSThread: the thread's scheduling class was changed, so the
-	// runtime must discard it when the pump returns.
 	// Timer slack (50 µs by default, prctl(2)) would delay every wake-up.
 	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
 	e.pump.realtime = setRealtime() == nil
+	unpin := func() error { return nil }
+	if e.pumpCPU >= 0 {
+		var err error
+		if unpin, err = sched.Pin(e.pumpCPU); err != nil {
+			e.pumpCPU = -1 // not allowed here (a cpuset): run unpinned
+			unpin = func() error { return nil }
+		}
+	}
+	close(pinned)
 	defer func() {
-		if r := recover(); r != nil {
+		// The thread goes back to the runtime as it came, or not at all:
+		// a goroutine that exits locked takes its thread with it (or, on
+		// the main thread, parks it for good).
+		r := recover()
+		if (!e.pump.realtime || sched.Set(sched.Other, 0) == nil) && unpin() == nil {
+			_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0)
+			runtime.UnlockOSThread()
+		}
+		if r != nil {
 			e.done <- fmt.Errorf("pump panic: %v", r)
 			return
 		}
 		e.done <- nil
 	}()
 	e.pump.run()
+}
+
+// PumpCPU is the CPU the pump runs pinned to, or -1 when it is not pinned.
+func (e *Emulator) PumpCPU() int { return e.pumpCPU }
+
+// KeepOff lists the CPUs that the run's timing-critical endpoint threads,
+// and programs started beside the emulator, should not use: the pump's, if
+// it is pinned. A thread of normal priority queued there waits for the
+// real-time pump to sleep (see host.go).
+func (e *Emulator) KeepOff() []int {
+	if e.pumpCPU < 0 {
+		return nil
+	}
+	return []int{e.pumpCPU}
 }
 
 // Epoch is the wall-clock instant of the link stages' time 0.
@@ -211,7 +256,9 @@ func (e *Emulator) Close() (*Stats, error) {
 	one := []byte{1, 0, 0, 0, 0, 0, 0, 0}
 	_, _ = unix.Write(e.pump.stopfd, one)
 	perr := <-e.done
+	untuneHost()
 	st := e.pump.stats()
+	st.PumpCPU, st.IdlePolls = e.pumpCPU, e.idlePolls
 	for i, ns := range []string{e.Client, e.Server} {
 		if n, err := tunDrops(ns); err == nil {
 			st.TUNDrops[i] = n

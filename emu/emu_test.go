@@ -45,6 +45,7 @@ func cbrThrough(tb testing.TB, linkBps, cbrBps float64, delay, dur time.Duration
 	rep, rerr := endpoint.RunCBR(context.Background(), e.Epoch(), endpoint.CBR{
 		RateBps: cbrBps, Start: start, Duration: dur, Drain: delay + 200*time.Millisecond,
 		From: e.Client, To: e.Server, Addr: netip.AddrPortFrom(ServerAddr(), 5201), Trace: true,
+		KeepOff: e.KeepOff(),
 	})
 	st, err := e.Close()
 	if rerr != nil {

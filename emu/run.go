@@ -173,7 +173,7 @@ func (r *flowRun) run(ctx context.Context) (result.Flow, error) {
 	case KindCBR:
 		rep, err := endpoint.RunCBR(ctx, r.t0, endpoint.CBR{
 			ID: r.i, RateBps: f.RateBps, Size: f.Size, Start: f.Start, Duration: dur, Interval: r.rc.Interval,
-			From: from, To: to, Addr: ap, Trace: f.Record,
+			From: from, To: to, Addr: ap, Trace: f.Record, KeepOff: e.KeepOff(),
 		})
 		if err != nil {
 			return result.Flow{ID: r.i, CCA: "cbr"}, err
@@ -184,7 +184,7 @@ func (r *flowRun) run(ctx context.Context) (result.Flow, error) {
 		rep, err := endpoint.RunTransport(ctx, r.t0, endpoint.Transport{
 			ID: r.i, CCA: f.CCA, Params: f.Params, Seed: r.rc.Seed, Schedule: r.sched,
 			Start: f.Start, Duration: dur, Interval: r.rc.Interval, From: from, To: to, Addr: ap,
-			SndBuf: f.SndBuf,
+			SndBuf: f.SndBuf, KeepOff: e.KeepOff(),
 		})
 		if err != nil {
 			return result.Flow{ID: r.i, CCA: f.CCA}, err

@@ -66,7 +66,7 @@ func cbr(tb testing.TB, e *Emulator, down bool, port uint16, c endpoint.CBR) *en
 	if !down {
 		c.From, c.To, c.Addr = e.Client, e.Server, netip.AddrPortFrom(ServerAddr(), port)
 	}
-	c.Trace = true
+	c.Trace, c.KeepOff = true, e.KeepOff()
 	rep, err := endpoint.RunCBR(context.Background(), e.Epoch(), c)
 	if err != nil {
 		tb.Fatal(err)

@@ -31,6 +31,11 @@ type Stats struct {
 	// Rests are the short sleeps the pump forced on itself to stay below
 	// the kernel's real-time throttling share (see restShare).
 	Rests int64
+	// PumpCPU is the CPU the pump ran pinned to (-1: not pinned), and
+	// IdlePolls whether the run held the zero wake-up latency request
+	// (Config.Shared; host.go).
+	PumpCPU   int
+	IdlePolls bool
 }
 
 func (pu *pump) stats() *Stats {
@@ -82,6 +87,8 @@ func (s *Stats) Instrument() map[string]float64 {
 		"release_err_max_us":     us(s.ReleaseMax),
 		"pump_buffers_high_mark": float64(s.Buffers),
 		"pump_realtime":          b2f(s.Realtime),
+		"pump_cpu":               float64(s.PumpCPU),
+		"idle_polls":             b2f(s.IdlePolls),
 	}
 }
 

@@ -52,6 +52,9 @@ type CBR struct {
 	Addr                      netip.AddrPort
 	// Trace keeps every received packet's times in CBRReport.Trace.
 	Trace bool
+	// KeepOff lists CPUs the sender and receiver threads stay off: the
+	// emulator's pump CPU (emu.Emulator.KeepOff).
+	KeepOff []int
 }
 
 // PacketTimes is one received packet: its sequence number and its send and
@@ -133,7 +136,7 @@ func RunCBR(ctx context.Context, epoch time.Time, c CBR) (*CBRReport, error) {
 // at a wake-up go out in one sendmmsg(2), stamped with the time of the
 // call, so high rates cost one system call per wake-up, not per packet.
 func (c *CBR) send(ctx context.Context, tx *net.UDPConn, epoch time.Time, rep *CBRReport) error {
-	restore, _ := lockRealtime()
+	restore, _ := lockRealtime(c.KeepOff)
 	defer restore()
 	rc, err := tx.SyscallConn()
 	if err != nil {

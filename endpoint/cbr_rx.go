@@ -22,7 +22,7 @@ var oobSize = unix.CmsgSpace(16)
 // thread loses the CPU to the real-time sender and pump, and its socket
 // buffer overflows.
 func (c *CBR) receive(rx *net.UDPConn, epoch time.Time, stop *atomic.Bool, rep *CBRReport) ([]result.Interval, error) {
-	restore, _ := lockRealtime()
+	restore, _ := lockRealtime(c.KeepOff)
 	defer restore()
 	rc, err := rx.SyscallConn()
 	if err != nil {

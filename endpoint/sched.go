@@ -31,10 +31,11 @@ const transportPriority = 5
 
 // lockFIFO locks the calling goroutine to its thread and makes the thread
 // SCHED_FIFO at transportPriority with a 1 ns timer slack (falling back to
-// lockRealtime's nice -20 without the privilege). The returned func
-// restores the thread and unlocks it; the bool reports SCHED_FIFO.
-func lockFIFO() (restore func(), fifo bool) {
-	unlock, _ := lockRealtime()
+// lockRealtime's nice -20 without the privilege), off the CPUs keepOff.
+// The returned func restores the thread and unlocks it; the bool reports
+// SCHED_FIFO.
+func lockFIFO(keepOff []int) (restore func(), fifo bool) {
+	unlock, _ := lockRealtime(keepOff)
 	fifo = sched.Set(unix.SCHED_FIFO, transportPriority) == nil
 	return func() {
 		if fifo {
@@ -46,12 +47,15 @@ func lockFIFO() (restore func(), fifo bool) {
 
 // lockRealtime locks the calling goroutine to its thread, raises the
 // thread's priority to senderNice (best effort: without the privilege it
-// stays as it is) and sets a 1 ns timer slack (prctl(2); the default 50 µs
-// would dominate short sleeps). The returned func restores the thread and
-// unlocks it. It reports whether the priority was raised.
-func lockRealtime() (restore func(), raised bool) {
+// stays as it is), sets a 1 ns timer slack (prctl(2); the default 50 µs
+// would dominate short sleeps) and takes the CPUs keepOff (the emulator's
+// pump CPU, emu.Emulator.KeepOff) out of its mask, best effort too. The
+// returned func restores the thread and unlocks it. It reports whether the
+// priority was raised.
+func lockRealtime(keepOff []int) (restore func(), raised bool) {
 	runtime.LockOSThread()
 	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
+	unpin, _ := sched.Avoid(keepOff)
 	tid := unix.Gettid()
 	old, err := unix.Getpriority(unix.PRIO_PROCESS, tid)
 	raised = err == nil && unix.Setpriority(unix.PRIO_PROCESS, tid, senderNice) == nil
@@ -61,6 +65,7 @@ func lockRealtime() (restore func(), raised bool) {
 			_ = unix.Setpriority(unix.PRIO_PROCESS, tid, 20-old)
 		}
 		_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0)
+		unpin()
 		runtime.UnlockOSThread()
 	}, raised
 }

@@ -59,6 +59,9 @@ type Transport struct {
 	Spin                      time.Duration // 0: DefaultTransportSpin
 	// SndBuf caps the unacknowledged data (0: transport.DefaultSndBuf).
 	SndBuf int
+	// KeepOff lists CPUs the sender and receiver loops stay off: the
+	// emulator's pump CPU (emu.Emulator.KeepOff).
+	KeepOff []int
 }
 
 // TransportReport is a transport flow's outcome, with the driver's own

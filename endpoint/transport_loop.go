@@ -76,7 +76,7 @@ func newTxLoop(f *Transport, epoch time.Time, s *rawUDP, ctrl *rttRecorder, rep 
 
 // run sends from Start to Start+Duration or until stop is set.
 func (l *txLoop) run(stop *atomic.Bool) {
-	restore, rt := lockFIFO()
+	restore, rt := lockFIFO(l.f.KeepOff)
 	defer restore()
 	l.rep.Realtime = rt
 	end := l.f.Start + l.f.Duration
@@ -191,11 +191,12 @@ type rxLoop struct {
 	// Counted here and merged into the report after the loop ends (the
 	// sender's loop writes the report concurrently).
 	localDrops, badDatagrams int64
+	keepOff                  []int // Transport.KeepOff
 }
 
 func newRxLoop(f *Transport, epoch time.Time, s *rawUDP) *rxLoop {
 	l := &rxLoop{
-		clk: clock{epoch: epoch, spin: f.Spin}, sock: s,
+		clk: clock{epoch: epoch, spin: f.Spin}, sock: s, keepOff: f.KeepOff,
 		in: make([]byte, 1<<16), out: make([]byte, packet.MTU),
 	}
 	l.rcv = transport.NewReceiver(transport.ReceiverConfig{Flow: packet.FlowID(f.ID)}, &l.pool)
@@ -206,7 +207,7 @@ func newRxLoop(f *Transport, epoch time.Time, s *rawUDP) *rxLoop {
 // and its ACKs sent before the next is read, so the ACK policy (every
 // second segment, quick ACKs, delayed-ACK timer) is the simulator's.
 func (l *rxLoop) run(done *atomic.Bool) {
-	restore, _ := lockFIFO()
+	restore, _ := lockFIFO(l.keepOff)
 	defer restore()
 	for !done.Load() {
 		now := l.clk.now()

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -37,6 +38,10 @@ func TestEmuRunJSON(t *testing.T) {
 	}
 	if _, ok := res.Instrument["release_err_p99_us"]; !ok {
 		t.Errorf("no pump instrument in the result: %v", res.Instrument)
+	}
+	// By default the pump gets a CPU of its own (see emu/host.go).
+	if runtime.NumCPU() > 1 && res.Instrument["pump_cpu"] < 1 {
+		t.Errorf("pump_cpu %v on %d CPUs, want the pump pinned", res.Instrument["pump_cpu"], runtime.NumCPU())
 	}
 }
 
@@ -102,7 +107,7 @@ flows:
 	c := newEmuCmd()
 	c.SetOut(&out)
 	c.SetErr(&bytes.Buffer{})
-	if err := execCmd(t, c, "-f", file, "--json", "--iperf3-json", dir); err != nil {
+	if err := execCmd(t, c, "-f", file, "--json", "--iperf3-json", dir, "--shared"); err != nil {
 		t.Fatal(err)
 	}
 	var res result.Result
@@ -111,6 +116,9 @@ flows:
 	}
 	if res.Engine != "emu" || res.Scenario != "mixed" || len(res.Flows) != 3 || res.EpochUTC == "" {
 		t.Fatalf("result %+v", res)
+	}
+	if in := res.Instrument; in["pump_cpu"] != -1 || in["idle_polls"] != 0 {
+		t.Errorf("--shared: pump_cpu %v, idle_polls %v; want -1 and 0", in["pump_cpu"], in["idle_polls"])
 	}
 	var sum float64
 	for i, want := range []string{"reno", "bbr3", "cbr"} {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/internal/sched"
 	"github.com/leolab/leolab/profile"
 	"github.com/spf13/cobra"
 )
@@ -26,6 +27,7 @@ type shellFlags struct {
 	profile string
 	city    string
 	seed    uint64
+	shared  bool
 }
 
 func newShellCmd() *cobra.Command {
@@ -61,6 +63,7 @@ the scenario's; change them inside, e.g.
 	fl.StringVar(&f.profile, "profile", "fixed", "path profile: fixed (the link flags) or starlink")
 	fl.StringVar(&f.city, "city", "", "starlink: the server's city (terrestrial leg; see `leolab profile show`)")
 	fl.Uint64Var(&f.seed, "seed", 1, "starlink: seed of the model's random draws")
+	fl.BoolVar(&f.shared, "shared", false, sharedUsage)
 	return c
 }
 
@@ -95,6 +98,7 @@ func runShell(cmd *cobra.Command, f *shellFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	cfg.Shared = f.shared
 	if err := netns.Available(); err != nil {
 		return fmt.Errorf("shell: %w", err)
 	}
@@ -112,14 +116,18 @@ func runShell(cmd *cobra.Command, f *shellFlags, args []string) error {
 	if f.server != "" {
 		srv = netns.Command(e.Server, "sh", "-c", f.server)
 		srv.Env, srv.Stdout, srv.Stderr = env, cmd.ErrOrStderr(), cmd.ErrOrStderr()
-		if err := srv.Start(); err != nil {
+		// Both programs keep off the pump's CPU (see emu.Emulator.KeepOff).
+		if err := sched.StartAvoiding(srv, e.KeepOff()); err != nil {
 			return fmt.Errorf("shell: --server: %w", err)
 		}
 		time.Sleep(serverStartup)
 	}
 	cl := netns.Command(e.Client, args...)
 	cl.Env, cl.Stdin, cl.Stdout, cl.Stderr = env, os.Stdin, cmd.OutOrStdout(), cmd.ErrOrStderr()
-	runErr := cl.Run()
+	runErr := sched.StartAvoiding(cl, e.KeepOff())
+	if runErr == nil {
+		runErr = cl.Wait()
+	}
 	interrupted := len(sigs) > 0
 	if srv != nil {
 		_ = srv.Process.Kill()
