@@ -34,7 +34,9 @@ import (
 //     25 Mbit/s through 50 Mbit/s: p50 42–46 µs halting, 22 µs polling.
 //
 // The pinning and the priorities are undone when the last run of the
-// process closes; the latency request is an fd, dropped at Close or exit.
+// process closes (programs started meanwhile, like `leolab shell`'s, keep
+// the nice value they inherited); the latency request is an fd, dropped at
+// Close or exit.
 
 // cpuLatencyDev is the kernel's CPU latency QoS device: a process that
 // writes a 32-bit bound in µs holds it on every CPU until it closes the fd.
@@ -67,7 +69,7 @@ func (e *Emulator) tuneHost(shared bool) int {
 		return -1
 	}
 	e.pumpCPU = choosePumpCPU(k)
-	if k == 0 {
+	if !host.raised {
 		host.raised = raiseThreads(&host.baseNice)
 	}
 	fd, err := holdCPULatency()

@@ -40,6 +40,8 @@ server namespace is reachable at ` + emu.ServerIP + ` (also in $LEOLAB_SERVER; t
 client is ` + emu.ClientIP + `). --server CMD runs a shell command in the server
 namespace first and stops it when CMD exits. CMD's stdin, stdout and stderr
 are the terminal's; the pump's figures go to stderr at the end. Needs root.
+Unless --shared, both programs run off the pump's CPU at nice -20 (the
+emulator's own priority while it runs).
 
 The path is a fixed link (the link flags) or, with --profile starlink, the
 Starlink access link of --city (its terrestrial leg on the server side),
