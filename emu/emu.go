@@ -72,6 +72,7 @@ type Emulator struct {
 	pumpCPU int // -1: not pinned
 	// idlePolls: the run holds the zero wake-up latency request.
 	idlePolls bool
+	steal0    time.Duration // host steal at Start (-1: unknown)
 	fds       []int
 	done      chan error
 	stats     *Stats
@@ -115,6 +116,10 @@ func Start(cfg Config) (*Emulator, error) {
 		untuneHost()
 		e.teardown()
 		return nil, fmt.Errorf("emulator %s: %w", id, err)
+	}
+	e.steal0 = -1
+	if st, err := hostSteal(); err == nil {
+		e.steal0 = st
 	}
 	e.done = make(chan error, 1)
 	pinned := make(chan struct{})
@@ -259,6 +264,10 @@ func (e *Emulator) Close() (*Stats, error) {
 	untuneHost()
 	st := e.pump.stats()
 	st.PumpCPU, st.IdlePolls = e.pumpCPU, e.idlePolls
+	st.HostSteal = -1
+	if s1, err := hostSteal(); err == nil && e.steal0 >= 0 {
+		st.HostSteal = s1 - e.steal0
+	}
 	for i, ns := range []string{e.Client, e.Server} {
 		if n, err := tunDrops(ns); err == nil {
 			st.TUNDrops[i] = n

@@ -36,6 +36,10 @@ type Stats struct {
 	// (Config.Shared; host.go).
 	PumpCPU   int
 	IdlePolls bool
+	// HostSteal is the hypervisor's steal time during the run, summed
+	// over CPUs, in 10 ms ticks (steal.go; -1: unknown). Multi-ms
+	// delay-error outliers on a VM come with it.
+	HostSteal time.Duration
 }
 
 func (pu *pump) stats() *Stats {
@@ -89,6 +93,7 @@ func (s *Stats) Instrument() map[string]float64 {
 		"pump_realtime":          b2f(s.Realtime),
 		"pump_cpu":               float64(s.PumpCPU),
 		"idle_polls":             b2f(s.IdlePolls),
+		"host_steal_ms":          float64(s.HostSteal) / float64(time.Millisecond),
 	}
 }
 
