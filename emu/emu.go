@@ -209,10 +209,10 @@ func (e *Emulator) runPump(pinned chan<- struct{}) {
 	e.pump.realtime = setRealtime() == nil
 	unpin := func() error { return nil }
 	if e.pumpCPU >= 0 {
-		var err error
-		if unpin, err = sched.Pin(e.pumpCPU); err != nil {
+		if u, err := sched.Pin(e.pumpCPU); err == nil {
+			unpin = u
+		} else {
 			e.pumpCPU = -1 // not allowed here (a cpuset): run unpinned
-			unpin = func() error { return nil }
 		}
 	}
 	close(pinned)

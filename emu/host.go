@@ -2,7 +2,6 @@ package emu
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"sync"
@@ -109,11 +108,11 @@ func choosePumpCPU(k int) int {
 // raised too. It reports whether any thread was raised (not without
 // CAP_SYS_NICE).
 func raiseThreads(base *int) bool {
-	p, err := unix.Getpriority(unix.PRIO_PROCESS, 0)
+	nice, err := sched.Nice(0)
 	if err != nil {
 		return false
 	}
-	*base = 20 - p // getpriority(2) returns 20 - nice
+	*base = nice
 	if *base <= runNice {
 		return false
 	}
@@ -130,11 +129,11 @@ func setThreadsNice(nice int, change func(int) bool) int {
 		if err != nil {
 			continue
 		}
-		p, err := unix.Getpriority(unix.PRIO_PROCESS, tid)
-		if err != nil || !change(20-p) {
+		cur, err := sched.Nice(tid)
+		if err != nil || !change(cur) {
 			continue // exited, or already where it should be
 		}
-		if unix.Setpriority(unix.PRIO_PROCESS, tid, nice) == nil {
+		if sched.SetNice(tid, nice) == nil {
 			n++
 		}
 	}
@@ -144,9 +143,6 @@ func setThreadsNice(nice int, change func(int) bool) int {
 // holdCPULatency asks for zero wake-up latency and returns the fd that
 // holds the request.
 func holdCPULatency() (int, error) {
-	if _, err := os.Stat(cpuLatencyDev); err != nil {
-		return -1, err
-	}
 	fd, err := unix.Open(cpuLatencyDev, unix.O_WRONLY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return -1, fmt.Errorf("%s: %w", cpuLatencyDev, err)

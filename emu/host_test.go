@@ -7,8 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/leolab/leolab/internal/sched"
 )
 
@@ -48,8 +46,8 @@ func niceValues(t *testing.T) map[int]int {
 	got := map[int]int{}
 	for _, d := range dirs {
 		tid, _ := strconv.Atoi(filepath.Base(d))
-		if p, err := unix.Getpriority(unix.PRIO_PROCESS, tid); err == nil {
-			got[tid] = 20 - p
+		if n, err := sched.Nice(tid); err == nil {
+			got[tid] = n
 		}
 	}
 	return got

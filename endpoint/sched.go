@@ -56,13 +56,11 @@ func lockRealtime(keepOff []int) (restore func(), raised bool) {
 	runtime.LockOSThread()
 	_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 1, 0, 0, 0)
 	unpin, _ := sched.Avoid(keepOff)
-	tid := unix.Gettid()
-	old, err := unix.Getpriority(unix.PRIO_PROCESS, tid)
-	raised = err == nil && unix.Setpriority(unix.PRIO_PROCESS, tid, senderNice) == nil
+	old, err := sched.Nice(0)
+	raised = err == nil && sched.SetNice(0, senderNice) == nil
 	return func() {
 		if raised {
-			// getpriority(2) returns 20 - nice.
-			_ = unix.Setpriority(unix.PRIO_PROCESS, tid, 20-old)
+			_ = sched.SetNice(0, old)
 		}
 		_ = unix.Prctl(unix.PR_SET_TIMERSLACK, 0, 0, 0, 0)
 		unpin()

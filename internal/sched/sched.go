@@ -23,3 +23,17 @@ func Set(policy int, priority int32) error {
 	}
 	return nil
 }
+
+// Nice returns the nice value of thread tid (0: the calling thread). The
+// raw getpriority(2) system call returns 20 - nice, to keep clear of -1.
+func Nice(tid int) (int, error) {
+	p, err := unix.Getpriority(unix.PRIO_PROCESS, tid)
+	if err != nil {
+		return 0, err
+	}
+	return 20 - p, nil
+}
+
+// SetNice sets the nice value of thread tid (0: the calling thread);
+// setpriority(2) acts on one thread on Linux.
+func SetNice(tid, nice int) error { return unix.Setpriority(unix.PRIO_PROCESS, tid, nice) }

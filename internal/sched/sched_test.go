@@ -19,3 +19,21 @@ func TestSet(t *testing.T) {
 		t.Errorf("SCHED_FIFO priority 1000: %v, want EINVAL", err)
 	}
 }
+
+// Nice reads back what SetNice set on the calling thread.
+func TestNice(t *testing.T) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	old, err := Nice(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer SetNice(0, old)
+	want := min(old+1, 19) // lowering priority needs no privilege
+	if err := SetNice(0, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := Nice(unix.Gettid()); err != nil || got != want {
+		t.Errorf("nice %d (%v) after SetNice(%d)", got, err, want)
+	}
+}
