@@ -14,8 +14,9 @@
 //
 // The pump measures its own instrument: the release-time error of every
 // packet (how late it was written relative to its stage's due time), the
-// packets it could not parse or write, and the kernel's drops at the TUN
-// queues; Stats reports them with the results.
+// gaps in which it was kept off its CPU (gaps.go), the packets it could not
+// parse or write, and the kernel's drops at the TUN queues; Stats reports
+// them with the results.
 //
 // All names carry a run id (owner pid and a random tag), so runs in
 // parallel never collide; Close removes what a run created, and Cleanup

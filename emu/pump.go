@@ -70,6 +70,7 @@ type pump struct {
 	packets    int64
 	badPackets int64
 	stalls     int64
+	gaps       gapMeter
 	realtime   bool // the pump thread runs SCHED_FIFO
 	restB      restBudget
 
@@ -98,6 +99,7 @@ func (pu *pump) run() {
 	pu.restB.running = pu.now() // the epoch may precede the pump's start
 	for !pu.stop.Load() {
 		now := pu.now()
+		pu.gaps.loop(now)
 		if pu.realtime {
 			if pu.restB.ran(now); pu.restB.due() {
 				pu.rest()
@@ -232,6 +234,7 @@ func (pu *pump) sleep(d time.Duration) {
 		return // cannot sleep precisely: spin instead
 	}
 	// Raw: the pump keeps its P across the sleep (see maxSleepMs).
+	pu.gaps.sleep(min(d, maxSleepMs*time.Millisecond))
 	from := pu.now()
 	_, _, _ = unix.RawSyscall6(unix.SYS_EPOLL_WAIT, uintptr(pu.epfd),
 		uintptr(unsafe.Pointer(&pu.events[0])), uintptr(len(pu.events)), maxSleepMs, 0, 0)

@@ -60,7 +60,9 @@ func (r *restBudget) due() bool { return r.owed >= restAllowance+restQuantum }
 // rest sleeps off the debt above the allowance without watching the TUNs
 // (a raw nanosleep keeps the pump's P, as the epoll sleep does).
 func (pu *pump) rest() {
-	ts := unix.NsecToTimespec(int64(pu.restB.owed - restAllowance))
+	d := pu.restB.owed - restAllowance
+	pu.gaps.sleep(d)
+	ts := unix.NsecToTimespec(int64(d))
 	from := pu.now()
 	_, _, _ = unix.RawSyscall(unix.SYS_NANOSLEEP, uintptr(unsafe.Pointer(&ts)), 0, 0)
 	now := pu.now()

@@ -40,6 +40,11 @@ type Stats struct {
 	// over CPUs, in 10 ms ticks (steal.go; -1: unknown). Multi-ms
 	// delay-error outliers on a VM come with it.
 	HostSteal time.Duration
+	// Gaps are the times the pump was kept from its loop for more than
+	// gapMin beyond the sleep it asked for (gaps.go): their number, their
+	// sum and the longest. A run's multi-ms delay errors come from them.
+	Gaps             int64
+	GapTotal, GapMax time.Duration
 }
 
 func (pu *pump) stats() *Stats {
@@ -55,6 +60,9 @@ func (pu *pump) stats() *Stats {
 		Buffers:     len(pu.slab.bufs),
 		Realtime:    pu.realtime,
 		Rests:       pu.restB.forced,
+		Gaps:        pu.gaps.n,
+		GapTotal:    pu.gaps.total,
+		GapMax:      pu.gaps.max,
 	}
 	for i := range pu.ways {
 		w := &pu.ways[i]
@@ -94,6 +102,9 @@ func (s *Stats) Instrument() map[string]float64 {
 		"pump_cpu":               float64(s.PumpCPU),
 		"idle_polls":             b2f(s.IdlePolls),
 		"host_steal_ms":          float64(s.HostSteal) / float64(time.Millisecond),
+		"pump_gaps":              float64(s.Gaps),
+		"pump_gap_total_ms":      float64(s.GapTotal) / float64(time.Millisecond),
+		"pump_gap_max_us":        us(s.GapMax),
 	}
 }
 

@@ -9,11 +9,11 @@ import (
 )
 
 func TestInstrumentKeys(t *testing.T) {
-	s := &Stats{ReleaseP50: 7 * time.Microsecond, ReleaseP99: 150 * time.Microsecond, TUNDrops: [2]int64{3, 4}, Realtime: true, PumpCPU: 1, IdlePolls: true}
+	s := &Stats{ReleaseP50: 7 * time.Microsecond, ReleaseP99: 150 * time.Microsecond, TUNDrops: [2]int64{3, 4}, Realtime: true, PumpCPU: 1, IdlePolls: true, Gaps: 2, GapMax: 3 * time.Millisecond, GapTotal: 4500 * time.Microsecond}
 	m := s.Instrument()
 	for k, want := range map[string]float64{
 		"release_err_p50_us": 7, "release_err_p99_us": 150, "tun_drops_client": 3, "tun_drops_server": 4, "pump_realtime": 1,
-		"pump_cpu": 1, "idle_polls": 1,
+		"pump_cpu": 1, "idle_polls": 1, "pump_gaps": 2, "pump_gap_max_us": 3000, "pump_gap_total_ms": 4.5,
 	} {
 		if m[k] != want {
 			t.Errorf("%s = %g, want %g", k, m[k], want)

@@ -185,10 +185,10 @@ func runEmu(cmd *cobra.Command, f *emuFlags) error {
 	}
 	out := cmd.OutOrStdout()
 	in := res.Instrument
-	fmt.Fprintf(out, "pump: %.0f packets, release error p50 %.1f µs p99 %.1f µs max %.0f µs, TUN drops %.0f/%.0f, realtime %v, CPU %.0f, idle polls %v, host steal %.0f ms\n",
+	fmt.Fprintf(out, "pump: %.0f packets, release error p50 %.1f µs p99 %.1f µs max %.0f µs, TUN drops %.0f/%.0f, realtime %v, CPU %.0f, idle polls %v, host steal %.0f ms, gaps %.0f (max %.0f µs)\n",
 		in["pump_packets"], in["release_err_p50_us"], in["release_err_p99_us"], in["release_err_max_us"],
 		in["tun_drops_client"], in["tun_drops_server"], in["pump_realtime"] == 1, in["pump_cpu"], in["idle_polls"] == 1,
-		in["host_steal_ms"])
+		in["host_steal_ms"], in["pump_gaps"], in["pump_gap_max_us"])
 	return nil
 }
 
