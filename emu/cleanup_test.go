@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/internal/sched"
 )
 
 // TestHelperEmulator is not a test: run by TestKillThenCleanup as a child
@@ -24,7 +27,7 @@ func TestHelperEmulator(t *testing.T) {
 		fmt.Println("ERR", err)
 		os.Exit(1)
 	}
-	fmt.Println("NS", e.Client, e.Server)
+	fmt.Println("NS", e.Client, e.Server, e.PumpCPU())
 	time.Sleep(time.Minute)
 }
 
@@ -48,8 +51,30 @@ func leftovers(t *testing.T, id string) []string {
 	return out
 }
 
+// resumeLatency reads cpu's resume latency limit ("" for no CPU).
+func resumeLatency(t *testing.T, cpu int) string {
+	t.Helper()
+	if cpu < 0 {
+		return ""
+	}
+	b, err := os.ReadFile(resumeLatencyPath(cpu))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.TrimSpace(string(b))
+}
+
 func TestKillThenCleanup(t *testing.T) {
 	needEmu(t)
+	cpus, err := sched.CPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := -1 // the helper's pump CPU, polling while it runs
+	if len(cpus) > 1 {
+		last = cpus[len(cpus)-1]
+	}
+	before := resumeLatency(t, last)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperEmulator$")
 	cmd.Env = append(os.Environ(), "LEOLAB_EMU_HELPER=1")
 	stdout, err := cmd.StdoutPipe()
@@ -66,6 +91,9 @@ func TestKillThenCleanup(t *testing.T) {
 	}
 	f := strings.Fields(line)
 	client := f[1]
+	if pumpCPU, _ := strconv.Atoi(f[3]); pumpCPU != last {
+		t.Errorf("helper's pump on CPU %d, want %d", pumpCPU, last)
+	}
 	id := strings.TrimSuffix(strings.TrimPrefix(client, Prefix), clientSuffix)
 	if got := leftovers(t, id); len(got) != 2 {
 		t.Fatalf("running emulator shows %v, want its two namespaces", got)
@@ -73,6 +101,9 @@ func TestKillThenCleanup(t *testing.T) {
 	// Cleanup must leave a live run alone.
 	if removed, err := Cleanup(); err != nil || contains(removed, client) {
 		t.Fatalf("Cleanup removed a live run: %v %v", removed, err)
+	}
+	if got := resumeLatency(t, last); last >= 0 && got != pollOnly {
+		t.Errorf("cpu%d resume latency %q while the helper runs, want %q", last, got, pollOnly)
 	}
 	cmd.Process.Signal(os.Kill)
 	cmd.Wait()
@@ -85,6 +116,12 @@ func TestKillThenCleanup(t *testing.T) {
 	}
 	if got := leftovers(t, id); len(got) != 0 {
 		t.Errorf("after kill -9 and Cleanup, left over: %v", got)
+	}
+	if got := resumeLatency(t, last); got != before {
+		t.Errorf("after kill -9 and Cleanup, cpu%d resume latency %q, was %q", last, got, before)
+	}
+	if m, _ := filepath.Glob(filepath.Join(stateDir, idlePollMarker+"*-"+id)); len(m) != 0 {
+		t.Errorf("markers left: %v", m)
 	}
 }
 

@@ -57,9 +57,10 @@ type Config struct {
 	Epoch time.Time
 	// Shared leaves the host as it is. By default a run tunes it for
 	// timing while it lasts (host.go): the pump gets a CPU of its own
-	// (PumpCPU, KeepOff), the process's threads run at nice -20, and idle
-	// CPUs poll instead of halting. Set it on a host whose other work must
-	// not be disturbed, at the cost of tens of µs of timing error.
+	// (PumpCPU, KeepOff), the process's threads run at nice -20, and that
+	// CPU polls when idle instead of halting. Set it on a host whose other
+	// work must not be disturbed, at the cost of tens of µs of timing
+	// error.
 	Shared bool
 }
 
@@ -70,8 +71,10 @@ type Emulator struct {
 
 	pump    *pump
 	pumpCPU int // -1: not pinned
-	// idlePolls: the run holds the zero wake-up latency request.
+	// idlePolls: the pump's CPU (pollCPU ≥ 0, idlepoll.go) or every CPU
+	// (the process-wide latency request) polls when idle.
 	idlePolls bool
+	pollCPU   int
 	steal0    time.Duration // host steal at Start (-1: unknown)
 	fds       []int
 	done      chan error
@@ -108,12 +111,12 @@ func Start(cfg Config) (*Emulator, error) {
 	if err != nil {
 		return nil, err
 	}
-	e := &Emulator{ID: id, Client: Prefix + id + clientSuffix, Server: Prefix + id + serverSuffix}
+	e := &Emulator{ID: id, Client: Prefix + id + clientSuffix, Server: Prefix + id + serverSuffix, pollCPU: -1}
 	if fd := e.tuneHost(cfg.Shared); fd >= 0 {
 		e.fds = append(e.fds, fd) // released by teardown, or at exit
 	}
 	if err := e.setup(cfg); err != nil {
-		untuneHost()
+		e.untuneHost()
 		e.teardown()
 		return nil, fmt.Errorf("emulator %s: %w", id, err)
 	}
@@ -261,7 +264,7 @@ func (e *Emulator) Close() (*Stats, error) {
 	one := []byte{1, 0, 0, 0, 0, 0, 0, 0}
 	_, _ = unix.Write(e.pump.stopfd, one)
 	perr := <-e.done
-	untuneHost()
+	e.untuneHost()
 	st := e.pump.stats()
 	st.PumpCPU, st.IdlePolls = e.pumpCPU, e.idlePolls
 	st.HostSteal = -1

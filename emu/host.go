@@ -26,16 +26,25 @@ import (
 //     another of the process's threads and back: 20–45 µs when that thread
 //     gets a CPU at once, up to 9 ms when it queues behind the nice -20
 //     endpoints. Same load: p99 95–164 µs raised, 265–827 µs not.
-//   - The process holds a zero CPU wake-up latency request (PM QoS,
-//     Documentation/power/pm_qos_interface.rst), so idle CPUs poll instead
-//     of halting, as cyclictest does while it measures: a halted vCPU takes
-//     tens of µs to wake, and the pump's timer and TUN wake-ups pay it. At
-//     25 Mbit/s through 50 Mbit/s: p50 42–46 µs halting, 22 µs polling.
+//   - The pump's CPU polls when idle instead of halting (a zero resume
+//     latency limit on that CPU, idlepoll.go), as cyclictest makes CPUs do
+//     while it measures: a halted vCPU takes tens of µs to wake, and the
+//     pump's timer and TUN wake-ups pay it. At 25 Mbit/s through 50 Mbit/s
+//     and 10 s per run: p50 45–57 µs halting, 23–27 µs polling. Only that
+//     CPU: with every CPU polling (the process-wide request of
+//     /dev/cpu_dma_latency, PM QoS, Documentation/power/pm_qos_interface.rst)
+//     both vCPUs look busy to the hypervisor, which then withholds one
+//     for 7–8 ms at a time (no interrupt at all reaches it meanwhile) and
+//     now and then for 36–55 ms: 7 ms gaps (gaps.go) in 5 of 15 runs, one
+//     p99 above 200 µs; polling on the pump's CPU only, none in 15 and
+//     p99 50–110 µs. The process-wide request remains the fallback when
+//     the pump has no CPU of its own or the CPU's limit cannot be set.
 //
 // The pinning and the priorities are undone when the last run of the
 // process closes (programs started meanwhile, like `leolab shell`'s, keep
-// the nice value they inherited); the latency request is an fd, dropped at
-// Close or exit.
+// the nice value they inherited), and so is the CPU's polling; Cleanup
+// restores a CPU left polling by a killed run. The process-wide request
+// is an fd, dropped at Close or exit.
 
 // cpuLatencyDev is the kernel's CPU latency QoS device: a process that
 // writes a 32-bit bound in µs holds it on every CPU until it closes the fd.
@@ -53,11 +62,15 @@ var host struct {
 	// closes; raised tells whether the threads were raised.
 	baseNice int
 	raised   bool
+	// polls are the pump CPUs held polling (idlepoll.go).
+	polls map[int]*pollHold
 }
 
 // tuneHost registers a run and, unless shared, tunes the host for it: it
-// chooses the pump's CPU (pinned by runPump), takes the latency request
-// and raises the process's threads. It returns the latency fd (-1: none).
+// chooses the pump's CPU (pinned by runPump), makes that CPU poll when
+// idle and raises the process's threads. Without a pump CPU of its own, or
+// when its polling cannot be set, it takes the process-wide latency
+// request instead and returns its fd (-1: none).
 func (e *Emulator) tuneHost(shared bool) int {
 	host.mu.Lock()
 	defer host.mu.Unlock()
@@ -71,18 +84,28 @@ func (e *Emulator) tuneHost(shared bool) int {
 	if !host.raised {
 		host.raised = raiseThreads(&host.baseNice)
 	}
-	fd, err := holdCPULatency()
-	if err != nil {
+	e.idlePolls = true
+	if e.pumpCPU >= 0 && holdIdlePoll(e.pumpCPU, e.ID) == nil {
+		e.pollCPU = e.pumpCPU
 		return -1
 	}
-	e.idlePolls = true
+	fd, err := holdCPULatency()
+	if err != nil {
+		e.idlePolls = false
+		return -1
+	}
 	return fd
 }
 
-// untuneHost unregisters a run; the last one restores the threads.
-func untuneHost() {
+// untuneHost unregisters a run and releases its CPU's polling; the last
+// run restores the threads.
+func (e *Emulator) untuneHost() {
 	host.mu.Lock()
 	defer host.mu.Unlock()
+	if e.pollCPU >= 0 {
+		releaseIdlePoll(e.pollCPU)
+		e.pollCPU = -1
+	}
 	host.runs--
 	if host.runs == 0 && host.raised {
 		setThreadsNice(host.baseNice, func(n int) bool { return n < host.baseNice })

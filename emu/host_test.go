@@ -71,6 +71,10 @@ func TestHostTuning(t *testing.T) {
 	if on := threadsOn(t, strconv.Itoa(last)); len(on) > 0 {
 		t.Errorf("before the run, threads pinned to CPU %d: %q", last, on)
 	}
+	idle := map[int]string{}
+	for _, c := range cpus {
+		idle[c] = resumeLatency(t, c)
+	}
 	base := niceValues(t)
 	for tid, n := range base {
 		if n <= runNice {
@@ -95,12 +99,27 @@ func TestHostTuning(t *testing.T) {
 			t.Errorf("thread %d at nice %d during the run, want %d", tid, n, runNice)
 		}
 	}
+	// The pump's CPU alone polls when idle.
+	for _, c := range cpus {
+		want := idle[c]
+		if c == last {
+			want = pollOnly
+		}
+		if got := resumeLatency(t, c); got != want {
+			t.Errorf("cpu%d resume latency %q during the run, want %q", c, got, want)
+		}
+	}
 	st, err := e.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, serr := os.Stat(cpuLatencyDev); st.IdlePolls != (serr == nil) || st.PumpCPU != last {
-		t.Errorf("stats: idle polls %v (%s: %v), pump CPU %d", st.IdlePolls, cpuLatencyDev, serr, st.PumpCPU)
+	if !st.IdlePolls || st.PumpCPU != last {
+		t.Errorf("stats: idle polls %v, pump CPU %d", st.IdlePolls, st.PumpCPU)
+	}
+	for _, c := range cpus {
+		if got := resumeLatency(t, c); got != idle[c] {
+			t.Errorf("cpu%d resume latency %q after the run, was %q", c, got, idle[c])
+		}
 	}
 	for tid, n := range niceValues(t) {
 		if b, ok := base[tid]; ok && n != b {

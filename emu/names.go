@@ -55,8 +55,10 @@ func alive(pid int) bool {
 
 // Cleanup removes the namespaces (and with them the TUN devices, addresses,
 // routes and processes inside) of runs whose owning process is gone, e.g.
-// after kill -9. Runs of live processes are left alone, so it is safe while
-// other emulations run. It returns the names it removed.
+// after kill -9, and restores the idle state of their pump CPUs
+// (idlepoll.go). Runs of live processes are left alone, so it is safe while
+// other emulations run. It returns the names it removed and the CPUs it
+// restored.
 func Cleanup() ([]string, error) {
 	if err := netns.Available(); err != nil {
 		return nil, err
@@ -78,5 +80,6 @@ func Cleanup() ([]string, error) {
 		}
 		removed = append(removed, n)
 	}
-	return removed, errors.Join(errs...)
+	polls, err := cleanupIdlePolls()
+	return append(removed, polls...), errors.Join(append(errs, err)...)
 }

@@ -32,8 +32,7 @@ type Stats struct {
 	// the kernel's real-time throttling share (see restShare).
 	Rests int64
 	// PumpCPU is the CPU the pump ran pinned to (-1: not pinned), and
-	// IdlePolls whether the run held the zero wake-up latency request
-	// (Config.Shared; host.go).
+	// IdlePolls whether its CPU polled when idle (Config.Shared; host.go).
 	PumpCPU   int
 	IdlePolls bool
 	// HostSteal is the hypervisor's steal time during the run, summed

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -116,12 +117,16 @@ Without -f, the flags describe a fixed link and kernel (or cbr) flows.
 
 // sharedUsage documents --shared of emu and shell (emu.Config.Shared).
 const sharedUsage = "leave the host as it is: by default a run pins the pump to a CPU of its own, raises its threads to nice -20 " +
-	"and keeps idle CPUs polling, for tens of µs less timing error"
+	"and keeps that CPU polling when idle, for tens of µs less timing error"
 
 func runEmuCleanup(out io.Writer) error {
 	removed, err := emu.Cleanup()
 	for _, n := range removed {
-		fmt.Fprintln(out, "removed namespace", n)
+		if strings.HasPrefix(n, emu.Prefix) {
+			fmt.Fprintln(out, "removed namespace", n)
+		} else {
+			fmt.Fprintln(out, "restored", n) // a pump CPU's idle state
+		}
 	}
 	if err == nil && len(removed) == 0 {
 		fmt.Fprintln(out, "nothing to clean up")
