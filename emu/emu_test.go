@@ -135,10 +135,9 @@ func TestFixedLinkDelayAndRate(t *testing.T) {
 // error against the link model (at full load one late send shifts every
 // later packet for good, which would measure the sender, not the pump).
 // The delay run is long enough that one gap of the pump's CPU (gaps.go;
-// on a 2-core VM one to seven per 10 s, the longest usually 7–8 ms)
-// cannot decide its p99 on its own: at 25 Mbit/s a 2 s run has 4 166
-// packets, and one 7 ms gap delays about 30 of them, those due and those
-// arriving in it.
+// on a 2-core VM up to a few per 10 s, of 1–8 ms) cannot decide its p99
+// on its own: at 25 Mbit/s a 2 s run has 4 166 packets, and one 7 ms gap
+// delays about 30 of them, those due and those arriving in it.
 func BenchmarkFixedRate(b *testing.B) {
 	needEmu(b)
 	const delay = 20 * time.Millisecond

@@ -20,11 +20,11 @@ const (
 	cpuSysfs       = "/sys/devices/system/cpu"
 	pollOnly       = "n/a"
 	idlePollMarker = "idlepoll-cpu"
+	// stateDir holds the markers of a run's changes outside its
+	// namespaces. Under /run: gone at reboot, like the sysfs values they
+	// restore.
+	stateDir = "/run/leolab"
 )
-
-// stateDir holds the markers of a run's changes outside its namespaces.
-// Under /run: gone at reboot, like the sysfs values they restore.
-var stateDir = "/run/leolab"
 
 func resumeLatencyPath(cpu int) string {
 	return filepath.Join(cpuSysfs, "cpu"+strconv.Itoa(cpu), "power", "pm_qos_resume_latency_us")
