@@ -290,10 +290,10 @@ func kernelVsSim(t *testing.T, name, path, cca string, dur time.Duration, seeds,
 // kernel's pacing exceeds the link and its queue stands at cwnd (RTT
 // 45–60 ms against 31–34). bbr1 over the live path through leolab's
 // transport keeps sim's queue, so the emulator is not the cause. A lead:
-// the kernel's receiver ACKs about half as often as transport's (4.3 vs
-// 7.9 MB of ACKs on one twin; Linux ACKs early only when the window
-// advances, __tcp_ack_snd_check), and sparser ACKs in sim raise its RTT
-// toward the kernel's.
+// the kernel's receiver ACKs about half as often as transport's (one ACK
+// per 12 segments against about 7, 95% of segments arriving out of order,
+// so nearly all under SACK compression), and sparser ACKs in sim raise
+// its RTT toward the kernel's.
 func TestKernelVsSim(t *testing.T) {
 	needEmu(t)
 	dur := liveSeconds(t, 10*time.Second)
