@@ -84,16 +84,12 @@ func (e *Emulator) tuneHost(shared bool) int {
 	if !host.raised {
 		host.raised = raiseThreads(&host.baseNice)
 	}
-	e.idlePolls = true
 	if e.pumpCPU >= 0 && holdIdlePoll(e.pumpCPU, e.ID) == nil {
-		e.pollCPU = e.pumpCPU
+		e.pollCPU, e.idlePolls = e.pumpCPU, true
 		return -1
 	}
 	fd, err := holdCPULatency()
-	if err != nil {
-		e.idlePolls = false
-		return -1
-	}
+	e.idlePolls = err == nil
 	return fd
 }
 

@@ -55,8 +55,8 @@ func niceValues(t *testing.T) map[int]int {
 
 // A run tunes the host while it lasts: the pump runs SCHED_FIFO pinned to
 // the highest CPU, which KeepOff names, the process's threads run at
-// runNice and the latency request is held; Close undoes the priorities. A
-// Shared run changes nothing.
+// runNice and the pump's CPU alone polls when idle; Close undoes it all.
+// A Shared run changes nothing.
 func TestHostTuning(t *testing.T) {
 	needEmu(t)
 	cpus, err := sched.CPUs()

@@ -107,7 +107,7 @@ func cleanupIdlePolls() ([]string, error) {
 	for _, m := range markers {
 		cpuStr, id, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), idlePollMarker), "-")
 		cpu, err := strconv.Atoi(cpuStr)
-		pid, pidOK := ownerPID(Prefix + id)
+		pid, pidOK := idOwner(id)
 		if !ok || err != nil || !pidOK || alive(pid) {
 			continue
 		}

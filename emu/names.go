@@ -35,11 +35,16 @@ func newRunID() (string, error) {
 
 // ownerPID parses the owning pid out of a namespace name of ours.
 func ownerPID(name string) (int, bool) {
-	rest, ok := strings.CutPrefix(name, Prefix)
+	id, ok := strings.CutPrefix(name, Prefix)
 	if !ok {
 		return 0, false
 	}
-	pidStr, _, ok := strings.Cut(rest, "-")
+	return idOwner(id)
+}
+
+// idOwner parses the owning pid out of a run id ("<pid>-<tag>").
+func idOwner(id string) (int, bool) {
+	pidStr, _, ok := strings.Cut(id, "-")
 	if !ok {
 		return 0, false
 	}
