@@ -162,18 +162,31 @@ func (s *Sender) Next(now time.Duration) *packet.Packet {
 	if s.lostPending > 0 {
 		i := s.nextLost()
 		if !s.cwndAllows(s.ring.at(i).len()) {
-			return nil
+			return s.endBurst()
 		}
 		return s.transmit(now, i, true, false)
 	}
 	if s.hasNewData() {
 		n := s.newLen()
 		if !s.cwndAllows(n) || !s.windowAllows(n) {
-			return nil
+			return s.endBurst()
 		}
 		return s.sendNew(now)
 	}
 	s.checkAppLimited()
+	return s.endBurst()
+}
+
+// endBurst closes the current TSO burst when the windows or the
+// application stop it, and returns nil for Next. A Linux burst is one skb,
+// sized by the congestion window's quota when tcp_write_xmit builds it
+// (tcp_cwnd_test, tcp_mss_split_point); once it is sent the pacer sets
+// the next departure. Segments freed by a later ACK wait for that
+// departure even when the ACK arrives at the burst's instant, as every
+// ACK of a link's frame batch does here (a kernel processes them one by
+// one, microseconds apart, and finds the pacer armed).
+func (s *Sender) endBurst() *packet.Packet {
+	s.burstLeft = 0
 	return nil
 }
 

@@ -246,6 +246,42 @@ func TestPacingTSOBursts(t *testing.T) {
 	}
 }
 
+// A burst is what the windows allowed when it left (one Linux skb): when
+// the congestion window stops it, segments the window frees at the same
+// instant (a later ACK of the same frame batch) wait for the pacer instead
+// of joining the burst.
+func TestWindowEndsTSOBurst(t *testing.T) {
+	const rate = 20e6 // bytes/s: bursts of 13 segments
+	ctrl := &fixedCC{cwnd: (unpacedSegs + 2) * mss, rate: rate}
+	pool := &packet.Pool{}
+	s := NewSender(SenderConfig{}, ctrl, pool)
+	n := 0
+	for pk := s.Next(0); pk != nil; pk = s.Next(0) {
+		n++
+		pool.Put(pk)
+	}
+	if n != unpacedSegs+2 {
+		t.Fatalf("sent %d segments into a %d-segment window", n, unpacedSegs+2)
+	}
+	ctrl.cwnd += 4 * mss // the window opens at the same instant
+	if pk := s.Next(0); pk != nil {
+		t.Fatalf("segment %d joined the window-limited burst at its instant", pk.Seq/mss)
+	}
+	gap := time.Duration(float64(mss) / rate * 1e9)
+	// The 10th segment opened the burst (TestPacingTSOBursts): 3 paced.
+	if w := s.NextWake(); w != 3*gap {
+		t.Errorf("next departure %v; want %v (the burst's 3 paced segments)", w, 3*gap)
+	}
+	sent := 0
+	for pk := s.Next(3 * gap); pk != nil; pk = s.Next(3 * gap) {
+		sent++
+		pool.Put(pk)
+	}
+	if sent != 4 {
+		t.Errorf("at the pacer's departure sent %d segments; want the 4 the window freed, in one burst", sent)
+	}
+}
+
 func TestRWndLimitsSending(t *testing.T) {
 	ctrl := &fixedCC{cwnd: 100 * mss}
 	pool := &packet.Pool{}
