@@ -19,13 +19,19 @@ import (
 
 // workerProc is a `leolab worker` process and the lines it logged.
 type workerProc struct {
-	cmd   *exec.Cmd
-	mu    sync.Mutex
-	lines []string
-	done  chan struct{}
+	cmd    *exec.Cmd
+	mu     sync.Mutex
+	lines  []string
+	done   chan struct{}
+	killed string // id of the run the worker was killed in, if kill said so
 }
 
-func startWorker(t *testing.T, url, name string) *workerProc {
+// startWorker starts a worker. When kill is not nil it sees each new line
+// the worker logs, and a true return kills the worker with SIGKILL at once,
+// from the goroutine reading its log, so the kill lands while the run just
+// announced is still in flight (a poll from the test's goroutine can lag a
+// whole run on a loaded machine).
+func startWorker(t *testing.T, url, name string, kill func(w *workerProc, line string) bool) *workerProc {
 	t.Helper()
 	w := &workerProc{cmd: cliProcess(t, "worker", "--nats", url, "--workers", "1", "--name", name), done: make(chan struct{})}
 	stderr, err := w.cmd.StderrPipe()
@@ -42,6 +48,12 @@ func startWorker(t *testing.T, url, name string) *workerProc {
 			w.mu.Lock()
 			w.lines = append(w.lines, sc.Text())
 			w.mu.Unlock()
+			if kill != nil && w.killed == "" && kill(w, sc.Text()) {
+				w.cmd.Process.Signal(syscall.SIGKILL)
+				w.mu.Lock()
+				w.killed = strings.Fields(sc.Text())[1]
+				w.mu.Unlock()
+			}
 		}
 	}()
 	t.Cleanup(func() { w.cmd.Process.Kill(); w.cmd.Wait() })
@@ -86,7 +98,12 @@ func TestWorkersDistributed(t *testing.T) {
 	url := srv.ClientURL()
 	file := writeFile(t, "dist.yaml", distCampaign)
 	dir := t.TempDir()
-	a, b := startWorker(t, url, "A"), startWorker(t, url, "B")
+	// Kill A once it has finished one run and started the next.
+	a := startWorker(t, url, "A", func(w *workerProc, line string) bool {
+		f := strings.Fields(line)
+		return len(f) == 4 && f[3] == "started" && len(w.runs("done")) >= 1
+	})
+	b := startWorker(t, url, "B", nil)
 	type outcome struct {
 		code     int
 		out, err string
@@ -96,20 +113,18 @@ func TestWorkersDistributed(t *testing.T) {
 		code, out, errOut := runCLI("campaign", "run", file, "--nats", url, "--ack-wait", "2s", "--store", filepath.Join(dir, "d.db"), "--no-progress")
 		res <- outcome{code, out, errOut}
 	}()
-	// Kill A once it has finished one run and started the next.
-	var inFlight string
 	// Generous: under a full `go test ./...` on 2 cores, live tests'
 	// real-time threads leave the workers little CPU for a while.
-	deadline := time.Now().Add(180 * time.Second)
-	for inFlight == "" {
-		if started, done := a.runs("started"), a.runs("done"); len(done) >= 1 && len(started) > len(done) {
-			inFlight = started[len(started)-1]
-			a.cmd.Process.Signal(syscall.SIGKILL)
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("worker A never started a second run")
-		}
-		time.Sleep(5 * time.Millisecond)
+	select {
+	case <-a.done:
+	case <-time.After(180 * time.Second):
+		t.Fatal("worker A never started a second run")
+	}
+	a.mu.Lock()
+	inFlight := a.killed
+	a.mu.Unlock()
+	if inFlight == "" {
+		t.Fatalf("worker A exited without being killed:\n%s", strings.Join(a.lines, "\n"))
 	}
 	var o outcome
 	select {
@@ -120,7 +135,6 @@ func TestWorkersDistributed(t *testing.T) {
 	if o.code != 0 || !strings.Contains(o.out, "8 runs: 0 stored before, 8 ran, 0 failed") {
 		t.Fatalf("distributed run: exit %d\n%s\n%s", o.code, o.out, o.err)
 	}
-	<-a.done
 	aDone, bDone := a.runs("done"), b.runs("done")
 	if !contains(bDone, inFlight) || contains(aDone, inFlight) {
 		t.Fatalf("run %s, in flight on A when it died, was not finished by B (A %v, B %v)", inFlight, aDone, bDone)
