@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -105,20 +106,23 @@ func TestKillThenCleanup(t *testing.T) {
 		t.Fatalf("running emulator shows %v, want its two namespaces", got)
 	}
 	// Cleanup must leave a live run alone.
-	if removed, err := Cleanup(); err != nil || contains(removed, client) {
-		t.Fatalf("Cleanup removed a live run: %v %v", removed, err)
+	if done, err := Cleanup(); err != nil || contains(done.Namespaces, client) || slices.Contains(done.CPUs, last) {
+		t.Fatalf("Cleanup undid a live run: %+v %v", done, err)
 	}
 	if got := resumeLatency(t, last); before != "" && got != pollOnly {
 		t.Errorf("cpu%d resume latency %q while the helper runs, want %q", last, got, pollOnly)
 	}
 	cmd.Process.Signal(os.Kill)
 	cmd.Wait()
-	removed, err := Cleanup()
+	done, err := Cleanup()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(removed, client) {
-		t.Errorf("Cleanup removed %v, want %s among them", removed, client)
+	if !contains(done.Namespaces, client) {
+		t.Errorf("Cleanup removed %v, want %s among them", done.Namespaces, client)
+	}
+	if before != "" && !slices.Contains(done.CPUs, last) {
+		t.Errorf("Cleanup restored CPUs %v, want %d among them", done.CPUs, last)
 	}
 	if got := leftovers(t, id); len(got) != 0 {
 		t.Errorf("after kill -9 and Cleanup, left over: %v", got)

@@ -99,10 +99,10 @@ func restoreIdlePoll(cpu int, prev string) error {
 }
 
 // cleanupIdlePolls restores the CPUs held by runs whose process is gone
-// and returns what it restored ("cpuN idle polling").
-func cleanupIdlePolls() ([]string, error) {
+// and returns the CPUs it restored.
+func cleanupIdlePolls() ([]int, error) {
 	markers, _ := filepath.Glob(filepath.Join(stateDir, idlePollMarker+"*"))
-	var done []string
+	var done []int
 	var errs []error
 	for _, m := range markers {
 		cpuStr, id, ok := strings.Cut(strings.TrimPrefix(filepath.Base(m), idlePollMarker), "-")
@@ -120,7 +120,7 @@ func cleanupIdlePolls() ([]string, error) {
 			continue
 		}
 		os.Remove(m)
-		done = append(done, "cpu"+cpuStr+" idle polling")
+		done = append(done, cpu)
 	}
 	return done, errors.Join(errs...)
 }

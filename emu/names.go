@@ -58,21 +58,29 @@ func alive(pid int) bool {
 	return err == nil || errors.Is(err, unix.EPERM)
 }
 
+// Cleaned is what Cleanup undid.
+type Cleaned struct {
+	Namespaces []string // namespaces removed
+	CPUs       []int    // pump CPUs whose idle state was restored
+}
+
+// Empty reports whether Cleanup found nothing to undo.
+func (c Cleaned) Empty() bool { return len(c.Namespaces) == 0 && len(c.CPUs) == 0 }
+
 // Cleanup removes the namespaces (and with them the TUN devices, addresses,
 // routes and processes inside) of runs whose owning process is gone, e.g.
 // after kill -9, and restores the idle state of their pump CPUs
 // (idlepoll.go). Runs of live processes are left alone, so it is safe while
-// other emulations run. It returns the names it removed and the CPUs it
-// restored.
-func Cleanup() ([]string, error) {
+// other emulations run.
+func Cleanup() (Cleaned, error) {
+	var c Cleaned
 	if err := netns.Available(); err != nil {
-		return nil, err
+		return c, err
 	}
 	names, err := netns.List(Prefix)
 	if err != nil {
-		return nil, err
+		return c, err
 	}
-	var removed []string
 	var errs []error
 	for _, n := range names {
 		pid, ok := ownerPID(n)
@@ -83,8 +91,8 @@ func Cleanup() ([]string, error) {
 			errs = append(errs, err)
 			continue
 		}
-		removed = append(removed, n)
+		c.Namespaces = append(c.Namespaces, n)
 	}
-	polls, err := cleanupIdlePolls()
-	return append(removed, polls...), errors.Join(append(errs, err)...)
+	c.CPUs, err = cleanupIdlePolls()
+	return c, errors.Join(append(errs, err)...)
 }

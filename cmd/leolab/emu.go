@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -120,15 +119,14 @@ const sharedUsage = "leave the host as it is: by default a run pins the pump to 
 	"and keeps that CPU polling when idle, for tens of µs less timing error"
 
 func runEmuCleanup(out io.Writer) error {
-	removed, err := emu.Cleanup()
-	for _, n := range removed {
-		if strings.HasPrefix(n, emu.Prefix) {
-			fmt.Fprintln(out, "removed namespace", n)
-		} else {
-			fmt.Fprintln(out, "restored", n) // a pump CPU's idle state
-		}
+	done, err := emu.Cleanup()
+	for _, n := range done.Namespaces {
+		fmt.Fprintln(out, "removed namespace", n)
 	}
-	if err == nil && len(removed) == 0 {
+	for _, cpu := range done.CPUs {
+		fmt.Fprintf(out, "restored cpu%d idle polling\n", cpu)
+	}
+	if err == nil && done.Empty() {
 		fmt.Fprintln(out, "nothing to clean up")
 	}
 	return err
