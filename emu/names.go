@@ -52,10 +52,31 @@ func idOwner(id string) (int, bool) {
 	return pid, err == nil && pid > 0
 }
 
-// alive reports whether process pid exists.
+// alive reports whether process pid exists and has not exited. A killed
+// emulator stays a zombie until its parent waits for it (a shell running
+// it in the background may never do so), and kill(2) still finds a
+// zombie, so its state in /proc/<pid>/stat is checked too (proc(5)).
 func alive(pid int) bool {
-	err := unix.Kill(pid, liveCheckSign)
-	return err == nil || errors.Is(err, unix.EPERM)
+	if err := unix.Kill(pid, liveCheckSign); err != nil && !errors.Is(err, unix.EPERM) {
+		return false
+	}
+	return !exited(pid)
+}
+
+// exited reports whether /proc says pid is a zombie (Z) or dead (X).
+func exited(pid int) bool {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false // no /proc: trust kill(2)
+	}
+	// The state follows the command name, which is in parentheses and
+	// may itself hold spaces or parentheses.
+	i := strings.LastIndexByte(string(stat), ')')
+	if i < 0 || i+2 >= len(stat) {
+		return false
+	}
+	state := stat[i+2]
+	return state == 'Z' || state == 'X'
 }
 
 // Cleaned is what Cleanup undid.

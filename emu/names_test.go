@@ -2,9 +2,11 @@ package emu
 
 import (
 	"os"
+	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRunIDAndOwner(t *testing.T) {
@@ -30,5 +32,30 @@ func TestRunIDAndOwner(t *testing.T) {
 	}
 	if !alive(os.Getpid()) {
 		t.Errorf("our own process reported dead")
+	}
+}
+
+// A run's owner killed but not yet waited for is a zombie: Cleanup must
+// treat it as gone.
+func TestZombieOwnerIsDead(t *testing.T) {
+	cmd := exec.Command("sleep", "30")
+	if err := cmd.Start(); err != nil {
+		t.Skipf("cannot start sleep: %v", err)
+	}
+	pid := cmd.Process.Pid
+	if !alive(pid) {
+		t.Fatalf("running child %d reported dead", pid)
+	}
+	cmd.Process.Kill()
+	deadline := time.Now().Add(5 * time.Second)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			t.Fatalf("killed, unreaped child %d still reported alive", pid)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cmd.Wait()
+	if alive(pid) {
+		t.Errorf("reaped child %d reported alive", pid)
 	}
 }
