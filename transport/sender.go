@@ -305,8 +305,9 @@ func (s *Sender) transmit(now time.Duration, i int64, retrans, idle bool) *packe
 // schedule, up to half a packet's gap is forgiven, so the pacer never bursts
 // to catch up more than that. Unless NoTSO, segments leave in bursts as
 // Linux's skbs do: the first segment sent at or after the departure time
-// opens a burst of tsoSegs segments that may all leave at that instant,
-// and the burst's total gap is added to the departure time.
+// opens a burst of tsoSegs segments that may all leave at that instant
+// unless the windows stop it first (endBurst), and the burst's total gap
+// is added to the departure time.
 func (s *Sender) pace(now time.Duration, n int) {
 	rate := s.ctrl.PacingRate()
 	if rate <= 0 || s.segsOut < unpacedSegs {
