@@ -2,6 +2,7 @@ package emu
 
 import (
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -43,6 +44,10 @@ func TestPumpGapFromHog(t *testing.T) {
 		t.Skip("skipping: the pump is not pinned (one CPU)")
 	}
 	time.Sleep(200 * time.Millisecond)
+	// A garbage collection would stop the hog's goroutine mid-loop and
+	// hand the CPU back to the pump, splitting the gap.
+	runtime.GC()
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	done := make(chan error, 1)
 	go func() {
 		// Never unlocked: the thread exits with its pin and policy.
