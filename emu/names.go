@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -71,7 +72,7 @@ func exited(pid int) bool {
 	}
 	// The state follows the command name, which is in parentheses and
 	// may itself hold spaces or parentheses.
-	i := strings.LastIndexByte(string(stat), ')')
+	i := bytes.LastIndexByte(stat, ')')
 	if i < 0 || i+2 >= len(stat) {
 		return false
 	}

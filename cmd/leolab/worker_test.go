@@ -26,12 +26,13 @@ type workerProc struct {
 	killed string // id of the run the worker was killed in, if kill said so
 }
 
-// startWorker starts a worker. When kill is not nil it sees each new line
-// the worker logs, and a true return kills the worker with SIGKILL at once,
+// startWorker starts a worker. When kill is not nil it sees the status of
+// each new line the worker logs (runEvent), and a true return kills the
+// worker with SIGKILL at once,
 // from the goroutine reading its log, so the kill lands while the run just
 // announced is still in flight (a poll from the test's goroutine can lag a
 // whole run on a loaded machine).
-func startWorker(t *testing.T, url, name string, kill func(w *workerProc, line string) bool) *workerProc {
+func startWorker(t *testing.T, url, name string, kill func(w *workerProc, status string) bool) *workerProc {
 	t.Helper()
 	w := &workerProc{cmd: cliProcess(t, "worker", "--nats", url, "--workers", "1", "--name", name), done: make(chan struct{})}
 	stderr, err := w.cmd.StderrPipe()
@@ -48,10 +49,10 @@ func startWorker(t *testing.T, url, name string, kill func(w *workerProc, line s
 			w.mu.Lock()
 			w.lines = append(w.lines, sc.Text())
 			w.mu.Unlock()
-			if kill != nil && w.killed == "" && kill(w, sc.Text()) {
+			if id, status := runEvent(sc.Text()); kill != nil && w.killed == "" && kill(w, status) {
 				w.cmd.Process.Signal(syscall.SIGKILL)
 				w.mu.Lock()
-				w.killed = strings.Fields(sc.Text())[1]
+				w.killed = id
 				w.mu.Unlock()
 			}
 		}
@@ -66,12 +67,21 @@ func (w *workerProc) runs(status string) []string {
 	defer w.mu.Unlock()
 	var ids []string
 	for _, l := range w.lines {
-		f := strings.Fields(l)
-		if len(f) == 4 && f[3] == status {
-			ids = append(ids, f[1])
+		if id, st := runEvent(l); st == status {
+			ids = append(ids, id)
 		}
 	}
 	return ids
+}
+
+// runEvent parses a worker's log line "<time> <run id> <name> <status>"
+// ("", "" for other lines).
+func runEvent(line string) (id, status string) {
+	f := strings.Fields(line)
+	if len(f) != 4 {
+		return "", ""
+	}
+	return f[1], f[3]
 }
 
 // distCampaign: 8 Starlink runs of 0.2–0.3 s each. None may be quick: the
@@ -102,9 +112,8 @@ func TestWorkersDistributed(t *testing.T) {
 	file := writeFile(t, "dist.yaml", distCampaign)
 	dir := t.TempDir()
 	// Kill A once it has finished one run and started the next.
-	a := startWorker(t, url, "A", func(w *workerProc, line string) bool {
-		f := strings.Fields(line)
-		return len(f) == 4 && f[3] == "started" && len(w.runs("done")) >= 1
+	a := startWorker(t, url, "A", func(w *workerProc, status string) bool {
+		return status == "started" && len(w.runs("done")) >= 1
 	})
 	b := startWorker(t, url, "B", nil)
 	type outcome struct {
