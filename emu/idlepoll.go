@@ -83,8 +83,8 @@ func releaseIdlePoll(cpu int) {
 		return
 	}
 	delete(host.polls, cpu)
-	if h.prev != "" {
-		restoreIdlePoll(cpu, h.prev)
+	// A failed restore keeps its marker, so that Cleanup retries it.
+	if h.prev != "" && restoreIdlePoll(cpu, h.prev) == nil {
 		os.Remove(h.marker)
 	}
 }
