@@ -147,6 +147,12 @@ func TestWorkersDistributed(t *testing.T) {
 	if o.code != 0 || !strings.Contains(o.out, "8 runs: 0 stored before, 8 ran, 0 failed") {
 		t.Fatalf("distributed run: exit %d\n%s\n%s", o.code, o.out, o.err)
 	}
+	// A worker logs "done" after it has published the result and acked
+	// the run, so the campaign can finish before B's line is written (or
+	// read here): wait for it a while.
+	for deadline := time.Now().Add(30 * time.Second); !contains(b.runs("done"), inFlight) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	aDone, bDone := a.runs("done"), b.runs("done")
 	if !contains(bDone, inFlight) || contains(aDone, inFlight) {
 		t.Fatalf("run %s, in flight on A when it died, was not finished by B (A %v, B %v)", inFlight, aDone, bDone)
