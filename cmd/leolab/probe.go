@@ -1,0 +1,177 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/leolab/leolab/probe"
+	"github.com/leolab/leolab/result"
+	"github.com/spf13/cobra"
+)
+
+type probeFlags struct {
+	flow      int
+	step      time.Duration
+	threshold time.Duration
+	minPeriod time.Duration
+	maxPeriod time.Duration
+	json      bool
+}
+
+func newProbeCmd() *cobra.Command {
+	var f probeFlags
+	c := &cobra.Command{
+		Use:   "probe FILE",
+		Short: "Infer link behaviour from a probe flow's one-way delays",
+		Long: `Read a probe trace and infer what the link did: its outages and their
+periodic schedule (period, phase, seconds of the UTC minute), the outage
+length, the one-way delay of each reconfiguration interval and its shift
+between intervals, the MAC frame period from the batching of arrivals, the
+delivered rate's ramp under overload (demand-driven allocation) and loss.
+
+FILE is a leolab result (sim or emu --json; "-" reads stdin) with a cbr flow
+run with record: true, or a one-way-delay series: one delay in ms per line,
+one line per --step (LeoReplayer's delay traces).`,
+		Example: `  leolab sim -f examples/starlink/probe.yaml --json > probe.json && leolab probe probe.json
+  leolab sim -f examples/starlink/probe.yaml --json | leolab probe - --json
+  leolab probe ../shared/data/leoreplayer-example/delay_example.txt --step 10ms`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error { return runProbe(cmd, args[0], &f) },
+	}
+	c.Flags().IntVar(&f.flow, "flow", -1, "flow `ID` of a result to read (default: the first with per-packet records)")
+	c.Flags().DurationVar(&f.step, "step", 10*time.Millisecond, "time between the lines of a delay series")
+	c.Flags().DurationVar(&f.threshold, "threshold", 0, "arrival pause beyond the spacing that marks an outage (default 10ms)")
+	c.Flags().DurationVar(&f.minPeriod, "min-period", 0, "shortest schedule period looked for (default 5s)")
+	c.Flags().DurationVar(&f.maxPeriod, "max-period", 0, "longest schedule period looked for (default 60s)")
+	c.Flags().BoolVar(&f.json, "json", false, "print the inference as JSON")
+	return c
+}
+
+func runProbe(cmd *cobra.Command, file string, f *probeFlags) error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"--step", f.step}, {"--threshold", f.threshold}, {"--min-period", f.minPeriod}, {"--max-period", f.maxPeriod}} {
+		if d.v < 0 || (d.name == "--step" && d.v == 0) {
+			return badInput("probe: %s %v: want a positive duration", d.name, d.v)
+		}
+	}
+	data, err := readInput(cmd, file)
+	if err != nil {
+		return badInput("probe: %v", err)
+	}
+	tr, err := probeTrace(file, data, f)
+	if err != nil {
+		return badInput("probe: %v", err)
+	}
+	rep, err := probe.Infer(tr, probe.Options{Threshold: f.threshold, MinPeriod: f.minPeriod, MaxPeriod: f.maxPeriod})
+	if err != nil {
+		return badInput("probe: %s: %v", file, err)
+	}
+	out := cmd.OutOrStdout()
+	if f.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	printProbe(out, file, rep)
+	return nil
+}
+
+func readInput(cmd *cobra.Command, file string) ([]byte, error) {
+	if file == "-" {
+		return io.ReadAll(cmd.InOrStdin())
+	}
+	return os.ReadFile(file)
+}
+
+// probeTrace reads a result document (its first non-blank byte is '{') or
+// a delay series.
+func probeTrace(file string, data []byte, f *probeFlags) (*probe.Trace, error) {
+	if !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("{")) {
+		return probe.ReadDelaySeries(file, bytes.NewReader(data), f.step)
+	}
+	var res result.Result
+	if err := json.Unmarshal(data, &res); err != nil {
+		return nil, fmt.Errorf("%s: not a leolab result: %v", file, err)
+	}
+	id := f.flow
+	if id < 0 {
+		ids := probe.ProbeFlows(&res)
+		if len(ids) == 0 {
+			return nil, fmt.Errorf("%s: no flow has per-packet records: run a cbr flow with record: true (see examples/starlink/probe.yaml)", file)
+		}
+		id = ids[0]
+	}
+	tr, err := probe.FromResult(&res, id)
+	if err != nil {
+		return nil, fmt.Errorf("%s: --flow %d: %v", file, id, err)
+	}
+	return tr, nil
+}
+
+// printProbe writes the human-readable inference.
+func printProbe(out io.Writer, file string, r *probe.Report) {
+	fmt.Fprintf(out, "%s: %d probes over %.1f s, one every %s", file, r.Packets, r.Span.Seconds(), msStr(r.Spacing))
+	if r.Size > 0 {
+		fmt.Fprintf(out, ", %d bytes", r.Size)
+	}
+	fmt.Fprintf(out, "; lost %d (%.3f %%)\n", r.Lost, 100*r.LossRate)
+	fmt.Fprintf(out, "one-way delay: min %s, median %s, p95 %s, p99 %s\n", msStr(r.MinOWD), msStr(r.MedianOWD), msStr(r.P95OWD), msStr(r.P99OWD))
+	switch s := r.Schedule; {
+	case len(r.Outages) == 0:
+		fmt.Fprintln(out, "outages: none")
+	case s == nil:
+		fmt.Fprintf(out, "outages: %d, median %s; no periodic schedule fits them\n", len(r.Outages), msStr(r.OutageLength))
+	default:
+		fmt.Fprintf(out, "outages: %d (%d on a schedule, %d off), median %s, %d packets lost in them\n",
+			len(r.Outages), s.OnGrid, s.Off, msStr(r.OutageLength), r.LostInOutages)
+		fmt.Fprintf(out, "schedule: every %.3f s, first at %.3f s (residual %s)", s.Period.Seconds(), s.Phase.Seconds(), msStr(s.Residual))
+		if secs := s.MinuteSeconds(); secs != nil {
+			parts := make([]string, len(secs))
+			for i, x := range secs {
+				parts[i] = ":" + strconv.Itoa(x)
+			}
+			fmt.Fprintf(out, "; at %s of each UTC minute", strings.Join(parts, " "))
+		} else if s.UTCOffset >= 0 {
+			fmt.Fprintf(out, "; %.3f s past the UTC minute, modulo the period", s.UTCOffset.Seconds())
+		}
+		fmt.Fprintln(out)
+	}
+	if f := r.Frame; f != nil {
+		fmt.Fprintf(out, "frame: %.4f ms (arrival coherence %.2f, sends %.2f)\n", ms(f.Period), f.Coherence, f.SendCoherence)
+	} else {
+		fmt.Fprintln(out, "frame: no frame grid in the arrivals")
+	}
+	if p := r.Ramp; p != nil {
+		fmt.Fprintf(out, "ramp: %.1f → %.1f Mbit/s (%.2f×) in %s\n", p.Initial, p.Peak, p.Peak/p.Initial, msStr(p.Time))
+	} else {
+		fmt.Fprintln(out, "ramp: none (the probe did not overload the link, or its rate is unknown)")
+	}
+	if len(r.Intervals) > 1 {
+		fmt.Fprintf(out, "delay shift between intervals: median %s\n", msStr(r.Shift))
+	}
+	fmt.Fprintln(out)
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "interval s\tpackets\tlost\tmin OWD ms\tmedian\tp95\tMbit/s\t")
+	for _, iv := range r.Intervals {
+		rate := "–" // the packet size is unknown
+		if r.Size > 0 {
+			rate = strconv.FormatFloat(iv.Mbps, 'f', 2, 64)
+		}
+		fmt.Fprintf(w, "%.2f–%.2f\t%d\t%d\t%.2f\t%.2f\t%.2f\t%s\t\n", iv.Start.Seconds(), iv.End.Seconds(), iv.Packets, iv.Lost,
+			ms(iv.MinOWD), ms(iv.MedianOWD), ms(iv.P95OWD), rate)
+	}
+	w.Flush()
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func msStr(d time.Duration) string { return strconv.FormatFloat(ms(d), 'f', 2, 64) + " ms" }

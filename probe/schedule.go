@@ -1,0 +1,138 @@
+package probe
+
+import (
+	"math"
+	"time"
+)
+
+// Schedule is the periodic grid the outages fall on: boundaries at
+// Phase + k·Period since the trace's epoch (Starlink: every 15 s, at
+// :12, :27, :42 and :57 of each UTC minute; seed 001 §Reconfigurations).
+type Schedule struct {
+	Period time.Duration `json:"period"`
+	Phase  time.Duration `json:"phase"` // in [0, Period)
+	// UTCOffset is the boundaries' position in the UTC minute, modulo
+	// Period; -1 when the trace's epoch is unknown.
+	UTCOffset time.Duration `json:"utc_offset"`
+	// OnGrid counts the outages within the tolerance of a boundary; Off
+	// the others (not reconfigurations, or a wrong grid).
+	OnGrid, Off int
+	// Residual is the RMS distance of the on-grid outages' starts from
+	// their boundaries.
+	Residual time.Duration `json:"residual"`
+}
+
+// Next returns the first boundary at or after t.
+func (s Schedule) Next(t time.Duration) time.Duration {
+	r := (t - s.Phase) % s.Period
+	if r < 0 {
+		r += s.Period
+	}
+	if r == 0 {
+		return t
+	}
+	return t + s.Period - r
+}
+
+// fitSchedule finds the periodic grid of the outage starts and fits its
+// period and phase to them by least squares. Candidates are periods in
+// [minP, maxP]; a candidate's count is the most starts within tol of one
+// grid of that period. The grid chosen is the longest period whose count
+// is at least four fifths of the best count, at least half the starts and
+// at least two. Longest, because every divisor of the period fits as well
+// (7.5 s fits a 15 s schedule); four fifths, because a short period also
+// catches a stray outage or two by chance. ok is false when no candidate
+// qualifies.
+func fitSchedule(starts []time.Duration, minP, maxP, tol time.Duration) (s Schedule, ok bool) {
+	n := len(starts)
+	if n < 2 {
+		return s, false
+	}
+	type cand struct {
+		p      time.Duration
+		anchor int
+		count  int
+	}
+	var cands []cand
+	most := 0
+	// Candidate periods: the difference of two starts at most four
+	// outages apart (a missed or spurious one between them is allowed),
+	// divided by a whole number of periods between the two.
+	for i := range n {
+		for j := i + 1; j < min(n, i+5); j++ {
+			d := starts[j] - starts[i]
+			for m := 1; d/time.Duration(m) >= minP; m++ {
+				p := d / time.Duration(m)
+				if p > maxP {
+					continue
+				}
+				c := fits(starts, starts[i], p, tol)
+				cands = append(cands, cand{p, i, c})
+				most = max(most, c)
+			}
+		}
+	}
+	need := max(2, (n+1)/2, (4*most+4)/5)
+	best, bestAnchor := time.Duration(0), 0
+	for _, c := range cands {
+		if c.count >= need && c.p > best {
+			best, bestAnchor = c.p, c.anchor
+		}
+	}
+	if best == 0 {
+		return s, false
+	}
+	// Least squares t_k = phase + n_k·period over the starts on the grid.
+	a := starts[bestAnchor]
+	var sn, st, snn, snt, k float64
+	for _, t := range starts {
+		nk := math.Round(float64(t-a) / float64(best))
+		if d := t - a - time.Duration(nk*float64(best)); d < -tol || d > tol {
+			s.Off++
+			continue
+		}
+		x, y := nk, float64(t-a)
+		sn, st, snn, snt, k = sn+x, st+y, snn+x*x, snt+x*y, k+1
+	}
+	period := float64(best)
+	intercept := st / k
+	if den := k*snn - sn*sn; den > 0 {
+		period = (k*snt - sn*st) / den
+		intercept = (st - period*sn) / k
+	}
+	s.Period = time.Duration(period)
+	phase := (a + time.Duration(intercept)) % s.Period
+	if phase < 0 {
+		phase += s.Period
+	}
+	s.Phase = phase
+	var ss float64
+	for _, t := range starts {
+		r := t - s.Phase
+		d := r - time.Duration(math.Round(float64(r)/period)*period)
+		if d < -tol || d > tol {
+			continue
+		}
+		s.OnGrid++
+		ss += float64(d) * float64(d)
+	}
+	s.Off = n - s.OnGrid
+	s.Residual = time.Duration(math.Sqrt(ss / float64(max(1, s.OnGrid))))
+	s.UTCOffset = -1
+	return s, true
+}
+
+// fits counts the starts within tol of the grid anchored at a with period p.
+func fits(starts []time.Duration, a, p, tol time.Duration) int {
+	c := 0
+	for _, t := range starts {
+		r := (t - a) % p
+		if r < 0 {
+			r += p
+		}
+		if r <= tol || p-r <= tol {
+			c++
+		}
+	}
+	return c
+}

@@ -1,0 +1,52 @@
+package probe
+
+import (
+	"testing"
+	"time"
+)
+
+// The grid survives a missed outage and a stray one, and the period is
+// the longest that fits (not a divisor, not a multiple).
+func TestFitSchedule(t *testing.T) {
+	const tol = 100 * time.Millisecond
+	sec := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+	cases := []struct {
+		name          string
+		starts        []float64
+		period, phase float64
+		on, off       int
+	}{
+		{"clean", []float64{9, 24, 39, 54, 69}, 15, 9, 5, 0},
+		{"one missed", []float64{9, 24, 54, 69, 84}, 15, 9, 5, 0},
+		{"one stray", []float64{9, 24, 31.7, 39, 54, 69}, 15, 9, 5, 1},
+		{"jittered", []float64{8.75, 23.73, 38.74, 53.73, 68.79, 83.74}, 15, 8.74, 6, 0},
+		{"two only", []float64{3, 18}, 15, 3, 2, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var starts []time.Duration
+			for _, s := range c.starts {
+				starts = append(starts, sec(s))
+			}
+			s, ok := fitSchedule(starts, 5*time.Second, 60*time.Second, tol)
+			if !ok {
+				t.Fatal("no schedule")
+			}
+			if d := s.Period - sec(c.period); abs(d) > 10*time.Millisecond {
+				t.Errorf("period %v, want %vs", s.Period, c.period)
+			}
+			if d := s.Phase - sec(c.phase); abs(d) > 30*time.Millisecond {
+				t.Errorf("phase %v, want %vs", s.Phase, c.phase)
+			}
+			if s.OnGrid != c.on || s.Off != c.off {
+				t.Errorf("%d on grid, %d off, want %d and %d", s.OnGrid, s.Off, c.on, c.off)
+			}
+		})
+	}
+	// Outages closer than the shortest period looked for give no schedule.
+	// (Two outages always fit some grid: the fit cannot tell a stray pair
+	// from a schedule, which is why Report gives OnGrid and Off.)
+	if s, ok := fitSchedule([]time.Duration{sec(1), sec(2.3), sec(3.9)}, 5*time.Second, 60*time.Second, tol); ok {
+		t.Errorf("schedule %+v from three unrelated outages", s)
+	}
+}
