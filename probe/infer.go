@@ -137,7 +137,7 @@ func Infer(tr *Trace, opt Options) (*Report, error) {
 		starts[i] = o.Start
 		r.LostInOutages += o.Lost
 	}
-	if sch, ok := fitSchedule(starts, opt.MinPeriod, opt.MaxPeriod, opt.Tolerance); ok {
+	if sch, ok := fitSchedule(starts, s[0].Sent, s[len(s)-1].Sent, opt.MinPeriod, opt.MaxPeriod, opt.Tolerance); ok {
 		if !tr.Epoch.IsZero() {
 			minute := tr.Epoch.Sub(tr.Epoch.UTC().Truncate(time.Minute))
 			sch.UTCOffset = (minute + sch.Phase) % sch.Period

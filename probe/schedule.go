@@ -36,14 +36,16 @@ func (s Schedule) Next(t time.Duration) time.Duration {
 
 // fitSchedule finds the periodic grid of the outage starts and fits its
 // period and phase to them by least squares. Candidates are periods in
-// [minP, maxP]; a candidate's count is the most starts within tol of one
-// grid of that period. The grid chosen is the longest period whose count
-// is at least four fifths of the best count, at least half the starts and
-// at least two. Longest, because every divisor of the period fits as well
-// (7.5 s fits a 15 s schedule); four fifths, because a short period also
-// catches a stray outage or two by chance. ok is false when no candidate
-// qualifies.
-func fitSchedule(starts []time.Duration, minP, maxP, tol time.Duration) (s Schedule, ok bool) {
+// [minP, maxP], each with the grid (anchored at a start) holding the most
+// starts within tol. A candidate qualifies when its grid holds at least
+// two starts and at least half of its boundaries in [from, to] (the
+// trace): a grid whose boundaries mostly pass without an outage is not
+// the link's. Chosen is the longest qualifying period whose count is at
+// least four fifths of the best: longest, because every divisor of the
+// period fits as well (7.5 s fits a 15 s schedule); four fifths, because
+// a shorter grid also catches a stray outage or two by chance. ok is false
+// when no candidate qualifies.
+func fitSchedule(starts []time.Duration, from, to, minP, maxP, tol time.Duration) (s Schedule, ok bool) {
 	n := len(starts)
 	if n < 2 {
 		return s, false
@@ -67,12 +69,15 @@ func fitSchedule(starts []time.Duration, minP, maxP, tol time.Duration) (s Sched
 					continue
 				}
 				c := fits(starts, starts[i], p, tol)
+				if c < 2 || 2*c < boundaries(starts[i], p, from, to) {
+					continue
+				}
 				cands = append(cands, cand{p, i, c})
 				most = max(most, c)
 			}
 		}
 	}
-	need := max(2, (n+1)/2, (4*most+4)/5)
+	need := (4*most + 4) / 5
 	best, bestAnchor := time.Duration(0), 0
 	for _, c := range cands {
 		if c.count >= need && c.p > best {
@@ -120,6 +125,19 @@ func fitSchedule(starts []time.Duration, minP, maxP, tol time.Duration) (s Sched
 	s.Residual = time.Duration(math.Sqrt(ss / float64(max(1, s.OnGrid))))
 	s.UTCOffset = -1
 	return s, true
+}
+
+// boundaries counts the grid's boundaries (anchored at a, period p) in
+// [from, to].
+func boundaries(a, p, from, to time.Duration) int {
+	first := a - (a-from)/p*p // the first boundary at or after from
+	if first < from {
+		first += p
+	}
+	if first > to {
+		return 0
+	}
+	return int((to-first)/p) + 1
 }
 
 // fits counts the starts within tol of the grid anchored at a with period p.

@@ -67,9 +67,12 @@ func runProbe(cmd *cobra.Command, file string, f *probeFlags) error {
 	if err != nil {
 		return badInput("probe: %v", err)
 	}
-	tr, err := probeTrace(file, data, f)
+	tr, warn, err := probeTrace(file, data, f)
 	if err != nil {
 		return badInput("probe: %v", err)
+	}
+	if warn != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), "leolab: probe: warning: "+warn)
 	}
 	rep, err := probe.Infer(tr, probe.Options{Threshold: f.threshold, MinPeriod: f.minPeriod, MaxPeriod: f.maxPeriod})
 	if err != nil {
@@ -93,28 +96,39 @@ func readInput(cmd *cobra.Command, file string) ([]byte, error) {
 }
 
 // probeTrace reads a result document (its first non-blank byte is '{') or
-// a delay series.
-func probeTrace(file string, data []byte, f *probeFlags) (*probe.Trace, error) {
+// a delay series. warn is set when an emulator run's pump was stalled for
+// longer than an outage needs: the prober would see the host's stall as
+// the link's outage.
+func probeTrace(file string, data []byte, f *probeFlags) (tr *probe.Trace, warn string, err error) {
 	if !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("{")) {
-		return probe.ReadDelaySeries(file, bytes.NewReader(data), f.step)
+		tr, err := probe.ReadDelaySeries(file, bytes.NewReader(data), f.step)
+		return tr, "", err
 	}
 	var res result.Result
 	if err := json.Unmarshal(data, &res); err != nil {
-		return nil, fmt.Errorf("%s: not a leolab result: %v", file, err)
+		return nil, "", fmt.Errorf("%s: not a leolab result: %v", file, err)
+	}
+	thr := f.threshold
+	if thr == 0 {
+		thr = 10 * time.Millisecond // probe.Options' default
+	}
+	if gap := res.Instrument["pump_gap_max_us"]; res.Engine == "emu" && gap > float64(thr/time.Microsecond) {
+		warn = fmt.Sprintf("%s: the emulator's pump was kept off its CPU for up to %.1f ms (%g gaps, instrument.pump_gaps): an outage of that length may be the host's, not the link model's",
+			file, gap/1000, res.Instrument["pump_gaps"])
 	}
 	id := f.flow
 	if id < 0 {
 		ids := probe.ProbeFlows(&res)
 		if len(ids) == 0 {
-			return nil, fmt.Errorf("%s: no flow has per-packet records: run a cbr flow with record: true (see examples/starlink/probe.yaml)", file)
+			return nil, "", fmt.Errorf("%s: no flow has per-packet records: run a cbr flow with record: true (see examples/starlink/probe.yaml)", file)
 		}
 		id = ids[0]
 	}
-	tr, err := probe.FromResult(&res, id)
+	tr, err = probe.FromResult(&res, id)
 	if err != nil {
-		return nil, fmt.Errorf("%s: --flow %d: %v", file, id, err)
+		return nil, "", fmt.Errorf("%s: --flow %d: %v", file, id, err)
 	}
-	return tr, nil
+	return tr, warn, nil
 }
 
 // printProbe writes the human-readable inference.

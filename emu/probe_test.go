@@ -1,0 +1,107 @@
+package emu
+
+import (
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/probe"
+	"github.com/leolab/leolab/result"
+)
+
+// probeScenario is examples/starlink/probe.yaml, shortened: 32 s holds at
+// least two reconfigurations wherever the run starts in the UTC minute.
+const probeScenario = `version: 1
+name: probe
+duration: 32s
+seed: 1
+path: {profile: starlink, direction: downlink}
+flows:
+  - {cca: cbr, rate: 8Mbps, packet_size: 1000, record: true}
+`
+
+// The prober reads the live emulator's Starlink model as it reads the
+// simulator's: a probe through emu and its simulator twin (same seed and
+// epoch_utc, so the same slots) give the same schedule — 15 s at :12,
+// :27, :42, :57 of the UTC minute — outages of the profile's 45 ms (plus
+// up to a frame) within a millisecond of each other, and the 1/750 s
+// frame. A stall of the pump longer than the prober's threshold shows as
+// one more outage, off the schedule; the test allows that (and says so).
+func TestLiveProbeReadsModel(t *testing.T) {
+	needEmu(t)
+	sc := parse(t, probeScenario)
+	p := sc.Starlink()
+	_, rc := liveConfig(t, sc, false)
+	res := live(t, rc)
+	liveRep := inferProbe(t, "emu", res)
+	epoch, err := time.Parse(time.RFC3339Nano, res.EpochUTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.EpochUTC = epoch
+	spec, err := sc.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	twin, err := netsim.Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	simRep := inferProbe(t, "sim", twin)
+	stalls := 0
+	if gap := time.Duration(res.Instrument["pump_gap_max_us"]) * time.Microsecond; gap > 10*time.Millisecond {
+		stalls = int(res.Instrument["pump_gaps"])
+		t.Logf("the pump stalled for up to %v (%d gaps): off-schedule outages allowed", gap, stalls)
+	}
+	for _, c := range []struct {
+		name string
+		r    *probe.Report
+		off  int
+	}{{"emu", liveRep, stalls}, {"sim", simRep, 0}} {
+		s := c.r.Schedule
+		if s == nil {
+			t.Errorf("%s: no schedule among %d outages", c.name, len(c.r.Outages))
+			continue
+		}
+		if d := s.Period - p.Reconfig.Period; d < -5*time.Millisecond || d > 5*time.Millisecond {
+			t.Errorf("%s: period %v, want %v ± 5 ms", c.name, s.Period, p.Reconfig.Period)
+		}
+		if got := s.MinuteSeconds(); len(got) != 4 || got[0] != 12 || got[3] != 57 {
+			t.Errorf("%s: boundaries at %v of the UTC minute, want [12 27 42 57]", c.name, got)
+		}
+		if s.OnGrid < 2 || s.Off > c.off {
+			t.Errorf("%s: %d outages on the schedule, %d off; want >= 2 and <= %d", c.name, s.OnGrid, s.Off, c.off)
+		}
+		if d := c.r.OutageLength - p.Downlink.Outage.Duration; d < -time.Millisecond || d > p.TDMA.Frame+time.Millisecond {
+			t.Errorf("%s: outage %v, want %v + [0, a frame]", c.name, c.r.OutageLength, p.Downlink.Outage.Duration)
+		}
+		if c.r.Frame == nil {
+			t.Errorf("%s: no frame found", c.name)
+		} else if d := c.r.Frame.Period - p.TDMA.Frame; d < -5*time.Microsecond || d > 5*time.Microsecond {
+			t.Errorf("%s: frame %v, want %v ± 5 µs", c.name, c.r.Frame.Period, p.TDMA.Frame)
+		}
+	}
+	if liveRep.Schedule != nil && simRep.Schedule != nil {
+		if d := liveRep.Schedule.Phase - simRep.Schedule.Phase; d < -2*time.Millisecond || d > 2*time.Millisecond {
+			t.Errorf("phase emu %v, sim %v: want within 2 ms", liveRep.Schedule.Phase, simRep.Schedule.Phase)
+		}
+	}
+	if d := liveRep.OutageLength - simRep.OutageLength; d < -time.Millisecond || d > time.Millisecond {
+		t.Errorf("outage emu %v, sim %v: want within 1 ms", liveRep.OutageLength, simRep.OutageLength)
+	}
+}
+
+func inferProbe(t *testing.T, engine string, res *result.Result) *probe.Report {
+	t.Helper()
+	tr, err := probe.FromResult(res, 0)
+	if err != nil {
+		t.Fatalf("%s: %v", engine, err)
+	}
+	r, err := probe.Infer(tr, probe.Options{})
+	if err != nil {
+		t.Fatalf("%s: %v", engine, err)
+	}
+	t.Logf("%s: %d outages, outage %v, schedule %+v, frame %+v, min OWD %v, loss %.4f",
+		engine, len(r.Outages), r.OutageLength, r.Schedule, r.Frame, r.MinOWD, r.LossRate)
+	return r
+}
