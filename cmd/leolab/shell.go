@@ -118,6 +118,11 @@ func runShell(cmd *cobra.Command, f *shellFlags, args []string) error {
 	if f.server != "" {
 		srv = netns.Command(e.Server, "sh", "-c", f.server)
 		srv.Env, srv.Stdout, srv.Stderr = env, cmd.ErrOrStderr(), cmd.ErrOrStderr()
+		// Its own process group, killed whole at the end: sh need not exec
+		// the command, and a server that runs until killed (iperf3 -s,
+		// leolab net serve) would outlive sh and hold the output pipe, so
+		// Wait would never return.
+		srv.SysProcAttr.Setpgid = true
 		// Both programs keep off the pump's CPU (see emu.Emulator.KeepOff).
 		if err := sched.StartAvoiding(srv, e.KeepOff()); err != nil {
 			return fmt.Errorf("shell: --server: %w", err)
@@ -132,13 +137,13 @@ func runShell(cmd *cobra.Command, f *shellFlags, args []string) error {
 	}
 	interrupted := len(sigs) > 0
 	if srv != nil {
-		_ = srv.Process.Kill()
+		_ = syscall.Kill(-srv.Process.Pid, syscall.SIGKILL)
 		_ = srv.Wait()
 	}
 	st, cerr := e.Close()
 	if st != nil {
-		fmt.Fprintf(cmd.ErrOrStderr(), "leolab shell: pump %d packets, release error p50 %v p99 %v, drops %+v / %+v\n",
-			st.Packets, st.ReleaseP50, st.ReleaseP99, st.Links[0].Drops, st.Links[1].Drops)
+		fmt.Fprintf(cmd.ErrOrStderr(), "leolab shell: pump %d packets, release error p50 %v p99 %v, kept off its CPU %d times (longest %v), drops %+v / %+v\n",
+			st.Packets, st.ReleaseP50, st.ReleaseP99, st.Gaps, st.GapMax, st.Links[0].Drops, st.Links[1].Drops)
 	}
 	if interrupted {
 		return errInterrupted

@@ -144,3 +144,29 @@ func TestShellStarlinkIperf3(t *testing.T) {
 		t.Errorf("min RTT %v through the Sydney path, want %v–%v (idle %v)", rtt, idle-time.Millisecond, hi, idle)
 	}
 }
+
+// A --server that runs until killed, behind a shell that does not exec it
+// (the "; true"), is stopped with its process group when the client ends:
+// before, the orphaned server held shell's stderr pipe and shell never
+// returned.
+func TestShellStopsServer(t *testing.T) {
+	needEmu(t)
+	done := make(chan error, 1)
+	go func() {
+		c := newShellCmd()
+		c.SetOut(&bytes.Buffer{})
+		c.SetErr(&bytes.Buffer{})
+		done <- execCmd(t, c, "--rate", "50Mbps", "--rtt", "10ms", "--server", "sleep 600; true", "--", "true")
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("shell did not return 60 s after its command ended: the server outlived it")
+	}
+	if out, _ := exec.Command("pgrep", "-f", "sleep 600").Output(); len(out) > 0 {
+		t.Errorf("the server's sleep still runs: pids %s", out)
+	}
+}
