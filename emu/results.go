@@ -41,26 +41,12 @@ func fairness(flows []result.Flow, cfg []Flow, dur time.Duration) result.Fairnes
 }
 
 // probeRecords turns a traced CBR flow into the result's per-packet records
-// in sending order: one-way delay for received packets, -1 for lost ones
-// (whose send time is their schedule's, rate and size from the flow).
+// (endpoint.ProbeRecords, at the flow's rate and size).
 func probeRecords(rep *endpoint.CBRReport, f Flow) []result.ProbePacket {
-	if rep.Trace == nil || rep.Sent == 0 {
-		return nil
-	}
 	size := f.Size
 	if size == 0 {
 		size = packet.MTU
 	}
 	gap := time.Duration(float64(size*8) / f.RateBps * float64(time.Second))
-	out := make([]result.ProbePacket, rep.Sent)
-	for k := range out {
-		out[k] = result.ProbePacket{Seq: uint64(k), SentS: (f.Start + time.Duration(k)*gap).Seconds(), OWDMs: -1}
-	}
-	for _, p := range rep.Trace {
-		if p.Seq >= 0 && p.Seq < int64(len(out)) {
-			out[p.Seq].SentS = p.Sent.Seconds()
-			out[p.Seq].OWDMs = float64(p.Recv-p.Sent) / float64(time.Millisecond)
-		}
-	}
-	return out
+	return endpoint.ProbeRecords(rep, rep.Sent, f.Start, gap, 0)
 }

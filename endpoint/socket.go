@@ -55,10 +55,7 @@ func dialUDP(ns string, addr netip.AddrPort) (*net.UDPConn, error) {
 func forceBuffers(_, _ string, rc syscall.RawConn) error {
 	var serr error
 	err := rc.Control(func(fd uintptr) {
-		serr = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, udpBufBytes)
-		if serr == nil {
-			serr = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_SNDBUFFORCE, udpBufBytes)
-		}
+		serr = forceBuffersFD(int(fd))
 		if serr == nil {
 			serr = unix.SetsockoptInt(int(fd), unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
 		}
@@ -67,6 +64,15 @@ func forceBuffers(_, _ string, rc syscall.RawConn) error {
 		return err
 	}
 	return serr
+}
+
+// forceBuffersFD sets both socket buffers to udpBufBytes past the system
+// limits (needs CAP_NET_ADMIN).
+func forceBuffersFD(fd int) error {
+	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_RCVBUFFORCE, udpBufBytes); err != nil {
+		return err
+	}
+	return unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_SNDBUFFORCE, udpBufBytes)
 }
 
 // listenTCP opens a TCP listener on addr inside namespace ns.

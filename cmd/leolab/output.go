@@ -17,7 +17,10 @@ func printResult(out io.Writer, r *result.Result) {
 	if r.Path.City != "" {
 		fmt.Fprintf(out, "/%s/%s", r.Path.City, r.Path.Direction)
 	}
-	fmt.Fprintf(out, " base_rtt=%gms  (%.2fs wall)\n\n", r.Path.BaseRTTMs, r.WallS)
+	if r.Path.BaseRTTMs > 0 { // the net engine does not know it
+		fmt.Fprintf(out, " base_rtt=%gms", r.Path.BaseRTTMs)
+	}
+	fmt.Fprintf(out, "  (%.2fs wall)\n\n", r.WallS)
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(w, "flow\tcca\tstart s\tMbit/s\tretrans\tretrans/GB\tRTOs\tmin RTT ms\tmean RTT ms\tp95 RTT ms\tRTT infl.\t")
 	for _, f := range r.Flows {

@@ -35,9 +35,9 @@ func TestEveryCommandHasExample(t *testing.T) {
 	for _, c := range root.Commands() {
 		walk(c)
 	}
-	// 11 top-level commands, completion, and the subcommands of campaign
-	// (3), cca (1) and profile (2).
-	if n != 18 {
-		t.Errorf("walked %d commands, want 18", n)
+	// 12 top-level commands, completion, and the subcommands of campaign
+	// (3), cca (1), profile (2) and net (2).
+	if n != 21 {
+		t.Errorf("walked %d commands, want 21", n)
 	}
 }

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/emu"
+	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/internal/livetest"
+	"github.com/leolab/leolab/probe"
+	"github.com/leolab/leolab/profile"
+	"github.com/leolab/leolab/result"
+)
+
+// The field tools end to end across the live Starlink model: `leolab net
+// serve` in the emulator's server namespace, `leolab net probe` in the
+// client's, both real processes (this test binary as the CLI) talking over
+// the emulated path as they would over a dish. The downlink probe's result
+// gives the prober the model's schedule (15 s at :12, :27, :42, :57 UTC),
+// its 45 ms outage (plus up to a frame) and its 1/750 s frame. 32 s hold
+// two boundaries wherever the run falls in the minute. A pump stall longer
+// than the prober's threshold adds an off-schedule outage: one is allowed.
+func TestNetProbeThroughEmulator(t *testing.T) {
+	needEmu(t)
+	t.Setenv(cliChildEnv, "1") // the shell's children run this binary as leolab
+	self := os.Args[0]
+	var out, errb bytes.Buffer
+	c := newShellCmd()
+	c.SetOut(&out)
+	c.SetErr(&errb)
+	if err := execCmd(t, c, "--profile", "starlink", "--server", self+" net serve",
+		"--", self, "net", "probe", emu.ServerIP, "--duration", "32s", "--drain", "500ms", "--json"); err != nil {
+		t.Fatalf("%v\nstderr: %s", err, errb.String())
+	}
+	var res result.Result
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatalf("%v in %q", err, out.String())
+	}
+	tr, err := probe.FromResult(&res, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := probe.Infer(tr, probe.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := profile.Starlink("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Flows[0]
+	t.Logf("engine %s, epoch %s: sent %d lost %d; %d outages %+v; schedule %+v; outage %v; frame %+v; min OWD %v",
+		res.Engine, res.EpochUTC, f.SentPackets, f.LostPackets, len(r.Outages), r.Outages, r.Schedule, r.OutageLength, r.Frame, r.MinOWD)
+	if res.Engine != "net" || res.Path.Direction != "downlink" || f.SentPackets != 32000 {
+		t.Errorf("engine %q direction %q sent %d, want net, downlink, 32000", res.Engine, res.Path.Direction, f.SentPackets)
+	}
+	// Idle loss: the profile's 0.03 % random loss, and a few packets
+	// in flight at an outage; far below 1 %.
+	if f.LostPackets > 320 {
+		t.Errorf("lost %d of %d", f.LostPackets, f.SentPackets)
+	}
+	s := r.Schedule
+	if s == nil {
+		t.Fatalf("no schedule among %d outages", len(r.Outages))
+	}
+	if d := s.Period - p.Reconfig.Period; d < -5*time.Millisecond || d > 5*time.Millisecond {
+		t.Errorf("period %v, want %v ± 5 ms", s.Period, p.Reconfig.Period)
+	}
+	if got := s.MinuteSeconds(); len(got) != 4 || got[0] != 12 || got[3] != 57 {
+		t.Errorf("boundaries at %v of the UTC minute, want [12 27 42 57]", got)
+	}
+	if s.OnGrid < 2 || s.Off > 1 {
+		t.Errorf("%d outages on the schedule, %d off; want >= 2 and at most one pump stall", s.OnGrid, s.Off)
+	}
+	if d := r.OutageLength - p.Downlink.Outage.Duration; d < -time.Millisecond || d > p.TDMA.Frame+time.Millisecond {
+		t.Errorf("outage %v, want %v + [0, a frame]", r.OutageLength, p.Downlink.Outage.Duration)
+	}
+	if r.Frame == nil {
+		t.Error("no frame found")
+	} else if d := r.Frame.Period - p.TDMA.Frame; d < -5*time.Microsecond || d > 5*time.Microsecond {
+		t.Errorf("frame %v, want %v ± 5 µs", r.Frame.Period, p.TDMA.Frame)
+	}
+}
+
+// natPath builds client ── NAT router ── server from three namespaces and
+// two veth pairs; the router masquerades the client's private address
+// (nftables), as the carrier-grade NAT in front of a Starlink terminal
+// does. It returns the client's and server's namespaces and the server's
+// address, and removes everything when the test ends. It skips without
+// root, ip or nft.
+func natPath(t *testing.T) (client, server, serverIP string) {
+	t.Helper()
+	if err := netns.Available(); err != nil {
+		t.Skipf("skipping: %v", err)
+	}
+	if _, err := exec.LookPath("nft"); err != nil {
+		t.Skip("skipping: nft not installed (apt-get install nftables)")
+	}
+	livetest.Lock(t)
+	id := strconv.Itoa(os.Getpid() % 100000)
+	client, server = "lnat-"+id+"-c", "lnat-"+id+"-s"
+	router := "lnat-" + id + "-r"
+	vc, vrc, vs, vrs := "lnc"+id, "lnrc"+id, "lns"+id, "lnrs"+id
+	t.Cleanup(func() {
+		for _, ns := range []string{client, router, server} {
+			_ = exec.Command("ip", "netns", "del", ns).Run()
+		}
+	})
+	sh := func(args ...string) {
+		t.Helper()
+		if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v: %s", strings.Join(args, " "), err, out)
+		}
+	}
+	for _, ns := range []string{client, router, server} {
+		sh("ip", "netns", "add", ns)
+		sh("ip", "-n", ns, "link", "set", "lo", "up")
+	}
+	sh("ip", "link", "add", vc, "type", "veth", "peer", "name", vrc)
+	sh("ip", "link", "set", vc, "netns", client)
+	sh("ip", "link", "set", vrc, "netns", router)
+	sh("ip", "link", "add", vs, "type", "veth", "peer", "name", vrs)
+	sh("ip", "link", "set", vs, "netns", server)
+	sh("ip", "link", "set", vrs, "netns", router)
+	// RFC 1918 behind the NAT, RFC 5737 TEST-NET-3 beyond it.
+	sh("ip", "-n", client, "addr", "add", "192.168.77.2/24", "dev", vc)
+	sh("ip", "-n", client, "link", "set", vc, "up")
+	sh("ip", "-n", client, "route", "add", "default", "via", "192.168.77.1")
+	sh("ip", "-n", router, "addr", "add", "192.168.77.1/24", "dev", vrc)
+	sh("ip", "-n", router, "addr", "add", "203.0.113.1/24", "dev", vrs)
+	sh("ip", "-n", router, "link", "set", vrc, "up")
+	sh("ip", "-n", router, "link", "set", vrs, "up")
+	sh("ip", "-n", server, "addr", "add", "203.0.113.2/24", "dev", vs)
+	sh("ip", "-n", server, "link", "set", vs, "up")
+	sh("ip", "netns", "exec", router, "sysctl", "-qw", "net.ipv4.ip_forward=1")
+	sh("ip", "netns", "exec", router, "nft", "add table ip nat; add chain ip nat post { type nat hook postrouting priority 100 ; }; add rule ip nat post oifname "+vrs+" masquerade")
+	return client, server, "203.0.113.2"
+}
+
+// Both probe directions through a NAT: the server never learns the
+// client's private address (it sees the router's), so the downlink works
+// only if the client's hellos opened the mapping first.
+func TestNetProbeThroughNAT(t *testing.T) {
+	client, server, serverIP := natPath(t)
+	t.Setenv(cliChildEnv, "1")
+	self := os.Args[0]
+	srv := exec.Command("ip", "netns", "exec", server, self, "net", "serve")
+	var srvLog bytes.Buffer
+	srv.Stderr = &srvLog
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Process.Kill(); srv.Wait(); t.Logf("server log:\n%s", srvLog.String()) })
+	for _, dir := range []string{"down", "up"} {
+		out, err := exec.Command("ip", "netns", "exec", client, self, "net", "probe", serverIP,
+			"--direction", dir, "--duration", "2s", "--drain", "300ms", "--json").Output()
+		if err != nil {
+			var stderr []byte
+			if ee, ok := err.(*exec.ExitError); ok {
+				stderr = ee.Stderr
+			}
+			t.Fatalf("%s: %v: %s", dir, err, stderr)
+		}
+		var res result.Result
+		if err := json.Unmarshal(out, &res); err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		f := res.Flows[0]
+		if f.SentPackets != 2000 || f.LostPackets != 0 || len(f.Packets) != 2000 {
+			t.Errorf("%s: sent %d lost %d records %d, want 2000, 0, 2000", dir, f.SentPackets, f.LostPackets, len(f.Packets))
+		}
+	}
+	if !strings.Contains(srvLog.String(), "203.0.113.1:") || strings.Contains(srvLog.String(), "192.168.77.2") {
+		t.Errorf("the server should see only the NAT's address:\n%s", srvLog.String())
+	}
+}
+
+// Bad flags: exit 2 naming the flag and what it takes.
+func TestNetProbeBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--direction", "sideways"}, `--direction "sideways": want down or up`},
+		{[]string{"--size", "20"}, "--size 20: want 44–1500 bytes"},
+		{[]string{"--rate", "fast"}, "--rate:"},
+		{[]string{"--duration", "2h"}, "duration 2h0m0s: want (0, 1h0m0s]"},
+	} {
+		code, _, stderr := runCLI(append([]string{"net", "probe", "127.0.0.1:1"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}

@@ -1,0 +1,130 @@
+package field
+
+import (
+	"context"
+	"net"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/probe"
+)
+
+// startServer serves on a loopback port until the test ends.
+func startServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var mu sync.Mutex
+	var lines []string
+	s := &Server{Log: func(l string) { mu.Lock(); lines = append(lines, l); mu.Unlock() }}
+	errc := make(chan error, 1)
+	go func() { errc <- s.Serve(ctx, ln) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-errc; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+		mu.Lock()
+		t.Logf("server log:\n%s", strings.Join(lines, "\n"))
+		mu.Unlock()
+	})
+	return ln.Addr().String()
+}
+
+// Both directions over loopback (real sockets, real kernel timestamps): a
+// 2 s probe of one 1000-byte packet per ms arrives whole, in order, with
+// sub-millisecond one-way delays, every record on the sender's 1 ms grid.
+func TestProbeLoopback(t *testing.T) {
+	addr := startServer(t)
+	for _, dir := range []Direction{Down, Up} {
+		t.Run(string(dir), func(t *testing.T) {
+			res, err := Probe(context.Background(), Spec{Server: addr, Direction: dir, RateBps: 8e6, Size: 1000,
+				Duration: 2 * time.Second, Drain: 200 * time.Millisecond})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Engine != "net" || len(res.Flows) != 1 {
+				t.Fatalf("engine %q, %d flows", res.Engine, len(res.Flows))
+			}
+			epoch, err := time.Parse(time.RFC3339Nano, res.EpochUTC)
+			if err != nil || time.Since(epoch) > time.Minute || time.Since(epoch) < 0 {
+				t.Errorf("epoch_utc %q (%v)", res.EpochUTC, err)
+			}
+			f := res.Flows[0]
+			// Packet k is due at 200 ms + k ms, k < 2000.
+			if f.SentPackets != 2000 || f.LostPackets != 0 || len(f.Packets) != 2000 {
+				t.Fatalf("sent %d lost %d records %d, want 2000, 0, 2000", f.SentPackets, f.LostPackets, len(f.Packets))
+			}
+			var owd []float64
+			for k, p := range f.Packets {
+				due := 0.2 + float64(k)/1000
+				// A late sender catches up: a send stamp is at or after
+				// its due time, and on a loaded host up to tens of ms.
+				if p.SentS < due-1e-6 || p.SentS > due+0.1 {
+					t.Fatalf("packet %d sent at %.6f s, due %.3f s", k, p.SentS, due)
+				}
+				if p.OWDMs <= 0 {
+					t.Fatalf("packet %d: one-way delay %.3f ms", k, p.OWDMs)
+				}
+				owd = append(owd, p.OWDMs)
+			}
+			sort.Float64s(owd)
+			if med := owd[len(owd)/2]; med > 1 {
+				t.Errorf("median one-way delay %.3f ms over loopback, want < 1 ms", med)
+			}
+			tr, err := probe.FromResult(res, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := tr.Spacing - time.Millisecond; tr.Size != 1000 || d < -10*time.Microsecond || d > 10*time.Microsecond {
+				t.Errorf("probe trace: size %d spacing %v, want 1000 and 1 ms (the median of real send stamps)", tr.Size, tr.Spacing)
+			}
+			t.Logf("%s: median OWD %.3f ms, p99 %.3f ms; %.2f Mbit/s", dir, owd[len(owd)/2], owd[len(owd)*99/100], f.ThroughputMbps)
+		})
+	}
+}
+
+// A server refuses what it must not do, with the reason; a client without
+// a server says where it looked.
+func TestProbeRefused(t *testing.T) {
+	addr := startServer(t)
+	// The client checks what it asks before dialling.
+	_, err := Probe(context.Background(), Spec{Server: addr, Direction: Down, RateBps: 8e6, Duration: 2 * time.Hour})
+	if err == nil || !strings.Contains(err.Error(), "duration 2h0m0s: want (0, 1h0m0s]") {
+		t.Errorf("2 h probe: %v", err)
+	}
+	_, err = Probe(context.Background(), Spec{Server: addr, Direction: "sideways", RateBps: 8e6, Duration: time.Second})
+	if err == nil || !strings.Contains(err.Error(), `direction "sideways"`) {
+		t.Errorf("bad direction: %v", err)
+	}
+	// A refused request on the wire (a client of another version).
+	c, err := net.Dial("tcp4", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctl := newControl(c)
+	if err := ctl.send(request{Version: 99, Direction: Up, RateBps: 1e6, DurationNs: int64(time.Second)}); err != nil {
+		t.Fatal(err)
+	}
+	var acc accept
+	if err := ctl.recv(&acc, 5*time.Second); err != nil || !strings.Contains(acc.Error, "protocol version 99") {
+		t.Errorf("version 99: %+v %v", acc, err)
+	}
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	_, err = Probe(context.Background(), Spec{Server: closed, Direction: Up, RateBps: 8e6, Duration: time.Second})
+	if err == nil || !strings.Contains(err.Error(), "is `leolab net serve` running there?") {
+		t.Errorf("no server: %v", err)
+	}
+}
