@@ -2,6 +2,7 @@ package field
 
 import (
 	"context"
+	"errors"
 	"net"
 	"sort"
 	"strings"
@@ -12,8 +13,9 @@ import (
 	"github.com/leolab/leolab/probe"
 )
 
-// startServer serves on a loopback port until the test ends.
-func startServer(t *testing.T) string {
+// startServer serves on a loopback port until the test ends; said
+// reports whether the server has logged a line containing a string.
+func startServer(t *testing.T) (addr string, said func(string) bool) {
 	t.Helper()
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
@@ -34,14 +36,24 @@ func startServer(t *testing.T) string {
 		t.Logf("server log:\n%s", strings.Join(lines, "\n"))
 		mu.Unlock()
 	})
-	return ln.Addr().String()
+	said = func(sub string) bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, l := range lines {
+			if strings.Contains(l, sub) {
+				return true
+			}
+		}
+		return false
+	}
+	return ln.Addr().String(), said
 }
 
 // Both directions over loopback (real sockets, real kernel timestamps): a
 // 2 s probe of one 1000-byte packet per ms arrives whole, in order, with
 // sub-millisecond one-way delays, every record on the sender's 1 ms grid.
 func TestProbeLoopback(t *testing.T) {
-	addr := startServer(t)
+	addr, _ := startServer(t)
 	for _, dir := range []Direction{Down, Up} {
 		t.Run(string(dir), func(t *testing.T) {
 			res, err := Probe(context.Background(), Spec{Server: addr, Direction: dir, RateBps: 8e6, Size: 1000,
@@ -93,7 +105,7 @@ func TestProbeLoopback(t *testing.T) {
 // A server refuses what it must not do, with the reason; a client without
 // a server says where it looked.
 func TestProbeRefused(t *testing.T) {
-	addr := startServer(t)
+	addr, _ := startServer(t)
 	// The client checks what it asks before dialling.
 	_, err := Probe(context.Background(), Spec{Server: addr, Direction: Down, RateBps: 8e6, Duration: 2 * time.Hour})
 	if err == nil || !strings.Contains(err.Error(), "duration 2h0m0s: want (0, 1h0m0s]") {
@@ -126,5 +138,31 @@ func TestProbeRefused(t *testing.T) {
 	_, err = Probe(context.Background(), Spec{Server: closed, Direction: Up, RateBps: 8e6, Duration: time.Second})
 	if err == nil || !strings.Contains(err.Error(), "is `leolab net serve` running there?") {
 		t.Errorf("no server: %v", err)
+	}
+}
+
+// A client that goes away mid-probe stops the server's sending at once
+// (its control connection closes), not at the end of the duration asked.
+func TestProbeClientGone(t *testing.T) {
+	addr, said := startServer(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	start := time.Now()
+	go func() {
+		_, err := Probe(ctx, Spec{Server: addr, Direction: Down, RateBps: 8e6, Size: 1000, Duration: 10 * time.Minute})
+		errc <- err
+	}()
+	time.Sleep(500 * time.Millisecond)
+	cancel()
+	if err := <-errc; !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted probe: %v, want context.Canceled", err)
+	}
+	// The server logs its "sent" line when SendCBR returns.
+	deadline := time.Now().Add(5 * time.Second)
+	for !said("downlink probe: sent") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server still sends %v after the client left", time.Since(start))
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -146,6 +146,15 @@ func (s *Server) send(ctx context.Context, ctl *control, udp *net.UDPConn, flow 
 	if err := ctl.send(ready{}); err != nil {
 		return err
 	}
+	// A client that goes away (interrupted, crashed) closes the control
+	// connection: stop sending then, not at the end of the hour asked.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		var any struct{}
+		_ = ctl.recv(&any, 0) // nothing more is expected: EOF or an error
+		cancel()
+	}()
 	epoch := time.Now()
 	rep, err := endpoint.SendCBR(ctx, udp, epoch, flow)
 	sm := sentMsg{EpochUnixNs: epoch.UnixNano()}
