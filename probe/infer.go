@@ -101,6 +101,7 @@ type Report struct {
 
 	Frame *Frame // nil when arrivals show no frame grid
 	Ramp  *Ramp  // nil unless the probe overloaded the link's first allocation
+	Burst *Burst // nil unless the probe was a burst that overflowed a queue
 	Rate  []RatePoint
 	Epoch time.Time
 }
@@ -175,6 +176,9 @@ func Infer(tr *Trace, opt Options) (*Report, error) {
 	}
 	if rp, ok := findRamp(r.Rate, opt.Bin, until); ok {
 		r.Ramp = &rp
+	}
+	if b, ok := findBurst(s, r.MinOWD); ok {
+		r.Burst = &b
 	}
 	return r, nil
 }

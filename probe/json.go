@@ -41,6 +41,15 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		Coherence     float64 `json:"coherence"`
 		SendCoherence float64 `json:"send_coherence"`
 	}
+	type burst struct {
+		Packets         int     `json:"packets"`
+		Lost            int     `json:"lost"`
+		Served          int     `json:"served_during"`
+		Kept            int     `json:"kept"`
+		NewestDelivered float64 `json:"newest_delivered"`
+		Policy          string  `json:"policy"`
+		QueueDelayMs    float64 `json:"queue_delay_ms"`
+	}
 	type ramp struct {
 		InitialMbps float64 `json:"initial_mbps"`
 		PeakMbps    float64 `json:"peak_mbps"`
@@ -66,6 +75,7 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 		Intervals   []interval `json:"intervals"`
 		Frame       *frame     `json:"frame"`
 		Ramp        *ramp      `json:"ramp"`
+		Burst       *burst     `json:"burst"`
 	}{
 		Packets: r.Packets, Lost: r.Lost, LossRate: r.LossRate, SpanS: r.Span.Seconds(), SpacingMs: ms(r.Spacing),
 		SizeBytes: r.Size, MinOWDMs: ms(r.MinOWD), MedianOWDMs: ms(r.MedianOWD), P95OWDMs: ms(r.P95OWD), P99OWDMs: ms(r.P99OWD),
@@ -95,6 +105,9 @@ func (r *Report) MarshalJSON() ([]byte, error) {
 	}
 	if p := r.Ramp; p != nil {
 		v.Ramp = &ramp{p.Initial, p.Peak, ms(p.Time)}
+	}
+	if b := r.Burst; b != nil {
+		v.Burst = &burst{b.Packets, b.Lost, b.Served, b.Kept, b.NewestDelivered, b.Policy, ms(b.QueueDelay)}
 	}
 	return json.Marshal(v)
 }

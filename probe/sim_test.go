@@ -190,3 +190,47 @@ flows:
 		t.Errorf("delivered %.3f Mbit/s, want 8", iv.Mbps)
 	}
 }
+
+// A line-rate burst longer than the buffer, through the simulator's
+// Starlink downlink (head drop, 1500 packets; seed 001 findings 1–3) and a
+// fixed link's drop-tail queue of 300: the prober names each policy and
+// reads the buffer's size from what was kept. Tolerances: head drop keeps
+// the limit less the AQM's drops among the kept (at most twice its max_p of
+// them) plus up to a frame's grant served uncounted; drop-tail exactly the
+// limit, give or take the packet in service.
+func TestInferBurstQueue(t *testing.T) {
+	p := starlinkProfile(t)
+	for _, c := range []struct {
+		name, path, stop string
+		policy           string
+		lo, hi           int
+	}{
+		{"starlink downlink", "{profile: starlink, direction: downlink, overrides: {pop.enabled: false}}", "3600us", "head-drop",
+			int(float64(p.Downlink.Queue.LimitPackets) * (1 - 2*p.Downlink.AQM.MaxProb)), p.Downlink.Queue.LimitPackets + 30},
+		{"drop-tail 300", "{profile: fixed, rate: 100Mbps, rtt: 20ms, queue: {discipline: droptail, limit_packets: 300}}", "1200us", "tail-drop", 299, 301},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res := simulate(t, "version: 1\nname: burst\nduration: 2s\nseed: 1\npath: "+c.path+
+				"\nflows:\n  - {cca: cbr, rate: 10Gbps, packet_size: 1500, stop: "+c.stop+", record: true}\n")
+			tr, err := FromResult(res, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := Infer(tr, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b := r.Burst
+			if b == nil {
+				t.Fatal("no burst found")
+			}
+			t.Logf("%+v", *b)
+			if b.Policy != c.policy {
+				t.Errorf("policy %s (newest kept delivered %.2f), want %s", b.Policy, b.NewestDelivered, c.policy)
+			}
+			if b.Kept < c.lo || b.Kept > c.hi {
+				t.Errorf("kept %d, want %d–%d", b.Kept, c.lo, c.hi)
+			}
+		})
+	}
+}

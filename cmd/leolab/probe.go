@@ -133,7 +133,7 @@ func probeTrace(file string, data []byte, f *probeFlags) (tr *probe.Trace, warn 
 
 // printProbe writes the human-readable inference.
 func printProbe(out io.Writer, file string, r *probe.Report) {
-	fmt.Fprintf(out, "%s: %d probes over %.1f s, one every %s", file, r.Packets, r.Span.Seconds(), msStr(r.Spacing))
+	fmt.Fprintf(out, "%s: %d probes over %v, one every %v", file, r.Packets, r.Span.Round(time.Microsecond), r.Spacing.Round(10*time.Nanosecond))
 	if r.Size > 0 {
 		fmt.Fprintf(out, ", %d bytes", r.Size)
 	}
@@ -167,7 +167,11 @@ func printProbe(out io.Writer, file string, r *probe.Report) {
 	if p := r.Ramp; p != nil {
 		fmt.Fprintf(out, "ramp: %.1f → %.1f Mbit/s (%.2f×) in %s\n", p.Initial, p.Peak, p.Peak/p.Initial, msStr(p.Time))
 	} else {
-		fmt.Fprintln(out, "ramp: none (the probe did not overload the link, or its rate is unknown)")
+		fmt.Fprintln(out, "ramp: none (no overload of 80 ms or more, or the packet size is unknown)")
+	}
+	if b := r.Burst; b != nil {
+		fmt.Fprintf(out, "burst: %d packets, %d lost, %d served while it was sent, %d kept (the buffer, in packets, when full); newest kept delivered %.0f %%: %s; queue delay up to %s\n",
+			b.Packets, b.Lost, b.Served, b.Kept, 100*b.NewestDelivered, b.Policy, msStr(b.QueueDelay))
 	}
 	if len(r.Intervals) > 1 {
 		fmt.Fprintf(out, "delay shift between intervals: median %s\n", msStr(r.Shift))
