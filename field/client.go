@@ -244,10 +244,17 @@ func gap(req request) time.Duration {
 	return time.Duration(float64(req.Size*8) / req.RateBps * float64(time.Second))
 }
 
-// newResult wraps a probe flow in the result schema.
+// seriesInterval is the result's per-flow series step (iperf3's default).
+const seriesInterval = time.Second
+
+// newResult wraps a probe flow in the result schema. The series is rebuilt
+// from the records on the sender's clock, binned by send time from the
+// first packet's due time: the receiver's own series is on its clock,
+// which may be offset, and starts at its epoch, before the probe.
 func newResult(dir Direction, epoch time.Time, flow endpoint.CBR, f result.Flow, received int64, sm sentMsg) *result.Result {
 	f.ID, f.CCA = 0, "cbr"
 	f.StartS, f.EndS = flow.Start.Seconds(), (flow.Start + flow.Duration).Seconds()
+	f.Intervals = probeSeries(f.Packets, flow.Start, flow.Start+flow.Duration, flow.Size)
 	f.SentPackets = sm.Sent
 	f.LostPackets = max(0, sm.Sent-received)
 	name := "downlink"
@@ -264,4 +271,33 @@ func newResult(dir Direction, epoch time.Time, flow endpoint.CBR, f result.Flow,
 			"send_late_p99_us": float64(sm.SendLateP99N) / 1e3,
 		},
 	}
+}
+
+// probeSeries bins per-packet records by send time into seriesInterval
+// steps over [start, end): delivered IP bytes, mean one-way delay, losses.
+func probeSeries(pk []result.ProbePacket, start, end time.Duration, size int) []result.Interval {
+	var out []result.Interval
+	for t := start; t < end; t += seriesInterval {
+		out = append(out, result.Interval{T: min(t+seriesInterval, end).Seconds()})
+	}
+	owdSum := make([]float64, len(out))
+	for _, p := range pk {
+		k := int((time.Duration(p.SentS*float64(time.Second)) - start) / seriesInterval)
+		if k < 0 || k >= len(out) {
+			continue
+		}
+		switch {
+		case p.OWDMs < 0:
+			out[k].Lost++
+		case p.OWDMs > 0:
+			out[k].Bytes += int64(size)
+			owdSum[k] += p.OWDMs
+		}
+	}
+	for k := range out {
+		if n := out[k].Bytes / int64(size); n > 0 {
+			out[k].OWDMs = owdSum[k] / float64(n)
+		}
+	}
+	return out
 }

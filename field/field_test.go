@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leolab/leolab/metrics"
 	"github.com/leolab/leolab/probe"
 )
 
@@ -89,6 +90,10 @@ func TestProbeLoopback(t *testing.T) {
 			sort.Float64s(owd)
 			if med := owd[len(owd)/2]; med > 1 {
 				t.Errorf("median one-way delay %.3f ms over loopback, want < 1 ms", med)
+			}
+			// The series (what analyze reads) gives the probe's rate.
+			if st := metrics.Stats(f); st.ThroughputBps < 7.9e6 || st.ThroughputBps > 8.1e6 || len(f.Intervals) != 2 {
+				t.Errorf("series: %d intervals, %.3f Mbit/s, want 2 and 8", len(f.Intervals), st.ThroughputBps/1e6)
 			}
 			tr, err := probe.FromResult(res, 0)
 			if err != nil {
