@@ -23,6 +23,8 @@ type probeFlags struct {
 	minPeriod time.Duration
 	maxPeriod time.Duration
 	json      bool
+	overrides bool
+	direction string
 }
 
 func newProbeCmd() *cobra.Command {
@@ -41,7 +43,8 @@ run with record: true, or a one-way-delay series: one delay in ms per line,
 one line per --step (LeoReplayer's delay traces).`,
 		Example: `  leolab sim -f examples/starlink/probe.yaml --json > probe.json && leolab probe probe.json
   leolab sim -f examples/starlink/probe.yaml --json | leolab probe - --json
-  leolab probe ../shared/data/leoreplayer-example/delay_example.txt --step 10ms`,
+  leolab probe ../shared/data/leoreplayer-example/delay_example.txt --step 10ms
+  leolab probe dl.json --overrides > calibrated.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runProbe(cmd, args[0], &f) },
 	}
@@ -51,6 +54,8 @@ one line per --step (LeoReplayer's delay traces).`,
 	c.Flags().DurationVar(&f.minPeriod, "min-period", 0, "shortest schedule period looked for (default 5s)")
 	c.Flags().DurationVar(&f.maxPeriod, "max-period", 0, "longest schedule period looked for (default 60s)")
 	c.Flags().BoolVar(&f.json, "json", false, "print the inference as JSON")
+	c.Flags().BoolVar(&f.overrides, "overrides", false, "print Starlink profile overrides that make sim/emu replay the probed link")
+	c.Flags().StringVar(&f.direction, "direction", "downlink", "the probed direction of a delay series (results carry their own)")
 	return c
 }
 
@@ -67,7 +72,7 @@ func runProbe(cmd *cobra.Command, file string, f *probeFlags) error {
 	if err != nil {
 		return badInput("probe: %v", err)
 	}
-	tr, warn, err := probeTrace(file, data, f)
+	tr, meta, warn, err := probeTrace(file, data, f)
 	if err != nil {
 		return badInput("probe: %v", err)
 	}
@@ -79,6 +84,18 @@ func runProbe(cmd *cobra.Command, file string, f *probeFlags) error {
 		return badInput("probe: %s: %v", file, err)
 	}
 	out := cmd.OutOrStdout()
+	if f.overrides {
+		dir := meta.direction
+		if dir == "" {
+			dir = f.direction
+		}
+		ovs, err := rep.Overrides(dir, meta.synced)
+		if err != nil {
+			return badInput("probe: --overrides: %v", err)
+		}
+		printOverrides(out, file, dir, ovs)
+		return nil
+	}
 	if f.json {
 		enc := json.NewEncoder(out)
 		enc.SetIndent("", "  ")
@@ -95,19 +112,27 @@ func readInput(cmd *cobra.Command, file string) ([]byte, error) {
 	return os.ReadFile(file)
 }
 
+// traceMeta is what a result says about its probe beyond the trace: the
+// probed direction and whether both ends shared a clock (sim, emu).
+type traceMeta struct {
+	direction string
+	synced    bool
+}
+
 // probeTrace reads a result document (its first non-blank byte is '{') or
 // a delay series. warn is set when an emulator run's pump was stalled for
 // longer than an outage needs: the prober would see the host's stall as
 // the link's outage.
-func probeTrace(file string, data []byte, f *probeFlags) (tr *probe.Trace, warn string, err error) {
+func probeTrace(file string, data []byte, f *probeFlags) (tr *probe.Trace, meta traceMeta, warn string, err error) {
 	if !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("{")) {
 		tr, err := probe.ReadDelaySeries(file, bytes.NewReader(data), f.step)
-		return tr, "", err
+		return tr, meta, "", err
 	}
 	var res result.Result
 	if err := json.Unmarshal(data, &res); err != nil {
-		return nil, "", fmt.Errorf("%s: not a leolab result: %v", file, err)
+		return nil, meta, "", fmt.Errorf("%s: not a leolab result: %v", file, err)
 	}
+	meta = traceMeta{direction: res.Path.Direction, synced: res.Engine == "sim" || res.Engine == "emu"}
 	thr := f.threshold
 	if thr == 0 {
 		thr = 10 * time.Millisecond // probe.Options' default
@@ -120,15 +145,28 @@ func probeTrace(file string, data []byte, f *probeFlags) (tr *probe.Trace, warn 
 	if id < 0 {
 		ids := probe.ProbeFlows(&res)
 		if len(ids) == 0 {
-			return nil, "", fmt.Errorf("%s: no flow has per-packet records: run a cbr flow with record: true (see examples/starlink/probe.yaml)", file)
+			return nil, meta, "", fmt.Errorf("%s: no flow has per-packet records: run a cbr flow with record: true (see examples/starlink/probe.yaml)", file)
 		}
 		id = ids[0]
 	}
 	tr, err = probe.FromResult(&res, id)
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: --flow %d: %v", file, id, err)
+		return nil, meta, "", fmt.Errorf("%s: --flow %d: %v", file, id, err)
 	}
-	return tr, warn, nil
+	return tr, meta, warn, nil
+}
+
+// printOverrides writes the overrides as the path block of a scenario.
+func printOverrides(out io.Writer, file, dir string, ovs []probe.Override) {
+	fmt.Fprintf(out, "# Starlink profile overrides for the %s, inferred by leolab probe from %s.\n", dir, file)
+	fmt.Fprintln(out, "# Paste into a scenario (leolab sim/emu) to replay the probed link.")
+	fmt.Fprintf(out, "path:\n  profile: starlink\n  direction: %s\n  overrides:\n", dir)
+	if len(ovs) == 0 {
+		fmt.Fprintln(out, "    {}  # nothing found to set")
+	}
+	for _, o := range ovs {
+		fmt.Fprintf(out, "    %s: %s  # %s\n", o.Key, o.Value, o.From)
+	}
 }
 
 // printProbe writes the human-readable inference.

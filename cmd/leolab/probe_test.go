@@ -40,9 +40,9 @@ func TestProbeSimResult(t *testing.T) {
 	if v.Schedule == nil || math.Abs(v.Schedule.PeriodS-15) > 0.001 || v.Schedule.OnGrid != 3 || jsonString(v.Schedule.UTCSeconds) != "[12,27,42,57]" {
 		t.Errorf("schedule %+v, want every 15 s at :12 :27 :42 :57, 3 outages on it", v.Schedule)
 	}
-	// Profile: 45 ms downlink outage, held packets leave on the next frame.
-	if v.OutageMs < 44 || v.OutageMs > 47.5 {
-		t.Errorf("outage %.2f ms, want 45 ms (+ up to a frame)", v.OutageMs)
+	// Profile: 45 ms downlink outage; frames quantise both of its ends.
+	if v.OutageMs < 44 || v.OutageMs > 45+2*1000.0/750+0.5 {
+		t.Errorf("outage %.2f ms, want 45 ms (+ up to two frames)", v.OutageMs)
 	}
 	if v.Frame == nil || math.Abs(v.Frame.PeriodMs-1000.0/750) > 0.002 {
 		t.Errorf("frame %+v, want 1.3333 ms", v.Frame)
@@ -92,5 +92,28 @@ func TestProbeBadInput(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
 		}
+	}
+}
+
+// --overrides prints a scenario path block that sim accepts and that
+// names the example probe's model back.
+func TestProbeOverrides(t *testing.T) {
+	code, res, stderr := runCLI("sim", "-f", "../../examples/starlink/probe.yaml", "--json")
+	if code != 0 {
+		t.Fatalf("sim exit %d: %s", code, stderr)
+	}
+	file := writeFile(t, "probe.json", res)
+	code, out, stderr := runCLI("probe", file, "--overrides")
+	if code != 0 {
+		t.Fatalf("probe exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"reconfig.period: 15s", "reconfig.offset: 12s", "tdma.frame: 1.3333ms", "downlink.outage.duration: 4", "downlink.base_owd: 13."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	replay := writeFile(t, "replay.yaml", "version: 1\nname: replay\nduration: 2s\n"+out+"flows: [{cca: cubic}]\n")
+	if code, _, stderr := runCLI("sim", "-f", replay); code != 0 {
+		t.Errorf("sim refuses the overrides (exit %d): %s", code, stderr)
 	}
 }
