@@ -5,11 +5,13 @@
 // length), the base one-way delay of each reconfiguration interval and its
 // shifts between them, the MAC frame period from the batching of arrivals,
 // the delivered rate over time and its ramp (the demand-driven allocation
-// of seed 001), and loss.
+// of seed 001), the drop policy and size of a queue that a line-rate burst
+// overflowed, and loss; and it turns what it found into Starlink profile
+// overrides, so that sim and emu replay the link that was probed.
 //
 // It reads the per-packet records of a leolab result (a cbr flow with
-// record: true, from sim, emu or net) and plain one-way-delay series such
-// as LeoReplayer's delay traces. The methods follow seed 001's analysis of
+// record: true, from sim, emu or net — package field) and plain
+// one-way-delay series such as LeoReplayer's delay traces. The methods follow seed 001's analysis of
 // NetScalpel measurements: every figure comes from send and receive times
 // alone, so the same inference runs on a real dish's probes and on the
 // model's, and the model's own parameters are the test of the inference.
