@@ -134,24 +134,25 @@ func Infer(tr *Trace, opt Options) (*Report, error) {
 	before, after := delayFloor(s, opt.Window)
 	r.Outages = findOutages(s, before, after, opt.Threshold, tr.Spacing, opt.Merge)
 	starts := make([]time.Duration, len(r.Outages))
+	lengths := make([]time.Duration, len(r.Outages))
 	for i, o := range r.Outages {
-		starts[i] = o.Start
+		starts[i], lengths[i] = o.Start, o.Length()
 		r.LostInOutages += o.Lost
 	}
-	if sch, ok := fitSchedule(starts, s[0].Sent, s[len(s)-1].Sent, opt.MinPeriod, opt.MaxPeriod, opt.Tolerance); ok {
+	if sch, ok := fitSchedule(starts, lengths, s[0].Sent, s[len(s)-1].Sent, opt.MinPeriod, opt.MaxPeriod, opt.Tolerance); ok {
 		if !tr.Epoch.IsZero() {
 			minute := tr.Epoch.Sub(tr.Epoch.UTC().Truncate(time.Minute))
 			sch.UTCOffset = (minute + sch.Phase) % sch.Period
 		}
 		r.Schedule = &sch
 	}
-	var lengths []time.Duration
+	var onGrid []time.Duration
 	for _, o := range r.Outages {
 		if r.Schedule == nil || r.Schedule.onGrid(o.Start, opt.Tolerance) {
-			lengths = append(lengths, o.Length())
+			onGrid = append(onGrid, o.Length())
 		}
 	}
-	r.OutageLength = quantile(lengths, 0.5)
+	r.OutageLength = quantile(onGrid, 0.5)
 
 	r.Intervals = intervals(s, r.Schedule, r.Outages, tr.Size, opt.Settle)
 	var shifts []time.Duration

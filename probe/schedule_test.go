@@ -13,27 +13,37 @@ func TestFitSchedule(t *testing.T) {
 	cases := []struct {
 		name          string
 		starts        []float64
-		span          float64 // the trace: [0, span]
+		lengths       []float64 // ms; nil: all 45 ms
+		span          float64   // the trace: [0, span]
 		period, phase float64
 		on, off       int
 	}{
-		{"clean", []float64{9, 24, 39, 54, 69}, 80, 15, 9, 5, 0},
-		{"one missed", []float64{9, 24, 54, 69, 84}, 90, 15, 9, 5, 0},
-		{"one stray", []float64{9, 24, 31.7, 39, 54, 69}, 80, 15, 9, 5, 1},
-		{"jittered", []float64{8.75, 23.73, 38.74, 53.73, 68.79, 83.74}, 90, 15, 8.74, 6, 0},
-		{"two only", []float64{3, 18}, 20, 15, 3, 2, 0},
+		{"clean", []float64{9, 24, 39, 54, 69}, nil, 80, 15, 9, 5, 0},
+		{"one missed", []float64{9, 24, 54, 69, 84}, nil, 90, 15, 9, 5, 0},
+		{"one stray", []float64{9, 24, 31.7, 39, 54, 69}, nil, 80, 15, 9, 5, 1},
+		{"jittered", []float64{8.75, 23.73, 38.74, 53.73, 68.79, 83.74}, nil, 90, 15, 8.74, 6, 0},
+		{"two only", []float64{3, 18}, nil, 20, 15, 3, 2, 0},
 		// A live run's three outages and a pump stall that falls on a
 		// 5 s grid with them (emu, 50 s): that grid passes seven
 		// boundaries without an outage.
-		{"stall on a divisor", []float64{9.72, 24.72, 39.72, 49.785}, 50, 15, 9.72, 3, 1},
+		{"stall on a divisor", []float64{9.72, 24.72, 39.72, 49.785}, nil, 50, 15, 9.72, 3, 1},
+		// A live run's two outages and a stall before them, which pairs
+		// with the second on a 26.9 s grid: same count, but only the 15 s
+		// grid's outages are alike.
+		{"stall on a longer period", []float64{2.16, 14.057, 29.057}, []float64{20, 45.3, 45.3}, 32, 15, 14.057, 2, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			var starts []time.Duration
-			for _, s := range c.starts {
+			var starts, lengths []time.Duration
+			for i, s := range c.starts {
 				starts = append(starts, sec(s))
+				l := 45.0
+				if c.lengths != nil {
+					l = c.lengths[i]
+				}
+				lengths = append(lengths, time.Duration(l*float64(time.Millisecond)))
 			}
-			s, ok := fitSchedule(starts, 0, sec(c.span), 5*time.Second, 60*time.Second, tol)
+			s, ok := fitSchedule(starts, lengths, 0, sec(c.span), 5*time.Second, 60*time.Second, tol)
 			if !ok {
 				t.Fatal("no schedule")
 			}
@@ -51,7 +61,7 @@ func TestFitSchedule(t *testing.T) {
 	// Outages closer than the shortest period looked for give no schedule.
 	// (Two outages always fit some grid: the fit cannot tell a stray pair
 	// from a schedule, which is why Report gives OnGrid and Off.)
-	if s, ok := fitSchedule([]time.Duration{sec(1), sec(2.3), sec(3.9)}, 0, sec(10), 5*time.Second, 60*time.Second, tol); ok {
+	if s, ok := fitSchedule([]time.Duration{sec(1), sec(2.3), sec(3.9)}, make([]time.Duration, 3), 0, sec(10), 5*time.Second, 60*time.Second, tol); ok {
 		t.Errorf("schedule %+v from three unrelated outages", s)
 	}
 }
