@@ -4,29 +4,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/internal/simtest"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/result"
-	"github.com/leolab/leolab/scenario"
 )
 
-// simulate runs a scenario text and returns its result.
-func simulate(t *testing.T, text string) *result.Result {
-	t.Helper()
-	sc, err := scenario.Parse("probe.yaml", []byte(text))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := netsim.Run(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return res
-}
+// simulate runs a scenario text on the simulator.
+func simulate(t *testing.T, text string) *result.Result { return simtest.Run(t, text) }
 
 func starlinkProfile(t *testing.T) *profile.StarlinkProfile {
 	t.Helper()

@@ -23,7 +23,7 @@ satellite paths. Start with:
 		SilenceErrors: true,
 	}
 	root.AddCommand(newReproduceCmd(), newSimCmd(), newEmuCmd(), newShellCmd(), newAnalyzeCmd(),
-		newCampaignCmd(), newWorkerCmd(), newProbeCmd(), newNetCmd(), newCCACmd(), newProfileCmd(), newVersionCmd())
+		newCampaignCmd(), newWorkerCmd(), newProbeCmd(), newNetCmd(), newLearnCmd(), newCCACmd(), newProfileCmd(), newVersionCmd())
 	// cobra adds its completion command at Execute; adding it now lets it
 	// carry an example like every other command.
 	root.InitDefaultCompletionCmd()

@@ -35,9 +35,9 @@ func TestEveryCommandHasExample(t *testing.T) {
 	for _, c := range root.Commands() {
 		walk(c)
 	}
-	// 12 top-level commands, completion, and the subcommands of campaign
-	// (3), cca (1), profile (2) and net (2).
-	if n != 21 {
-		t.Errorf("walked %d commands, want 21", n)
+	// 13 top-level commands, completion, and the subcommands of campaign
+	// (3), cca (1), profile (2), net (2) and learn (1).
+	if n != 23 {
+		t.Errorf("walked %d commands, want 23", n)
 	}
 }

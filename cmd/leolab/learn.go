@@ -1,0 +1,130 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/leolab/leolab/analyze"
+	"github.com/leolab/leolab/learn"
+	"github.com/spf13/cobra"
+)
+
+func newLearnCmd() *cobra.Command {
+	c := &cobra.Command{
+		Use:   "learn",
+		Short: "Learning pipeline of seed 003: experience pool for BBR's pacing gain",
+		Long: `Data side of the seed-003 learned controller for BBR's pacing gain: from iperf3
+logs, the dataset's CSV traces and leolab results, an experience pool of
+per-interval states, detected ProbeBW phases, hybrid utilization, the
+phase-constrained expert gain and its reward.`,
+		Example: `  leolab learn pool ../shared/data/starlink-iperf3/traces
+  leolab learn pool r.json --all --jsonl --out pool.jsonl`,
+	}
+	c.AddCommand(newLearnPoolCmd())
+	return c
+}
+
+type learnPoolFlags struct {
+	all   bool
+	jsonl bool
+	out   string
+}
+
+func newLearnPoolCmd() *cobra.Command {
+	var f learnPoolFlags
+	c := &cobra.Command{
+		Use:   "pool PATH...",
+		Short: "Build the experience pool (state, phase, expert gain, reward) from flows",
+		Long: `Read iperf3 JSON logs, the dataset's per-second CSV traces, leolab result JSON,
+or directories of them (as analyze does), and write one row per interval of
+every BBR flow (bbr, bbr1, bbr2, bbr3; --all for every flow): the state
+(t, throughput, retransmits, cwnd, rwnd, RTT, RTTvar, with location and stream),
+the detected ProbeBW phase (UP, DOWN, CRUISE), the hybrid utilization, the
+expert pacing gain a* = argmax of the reward over the phase's gains with its
+reward (paper 003 eqs. 14–17), and the eq. 2–3 phase-nearest gain with its
+reward. CSV with a header row by default, JSON lines with --jsonl. rwnd is 0:
+the readers do not keep the receiver window.`,
+		Example: `  leolab learn pool ../shared/data/starlink-iperf3/traces
+  leolab learn pool logs/ --jsonl --out pool.jsonl
+  leolab sim -f examples/dumbbell-cubic.yaml --json > r.json && leolab learn pool r.json --all`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runLearnPool(cmd, args, &f) },
+	}
+	c.Flags().BoolVar(&f.all, "all", false, "pool every flow, not only BBR ones")
+	c.Flags().BoolVar(&f.jsonl, "jsonl", false, "write JSON lines instead of CSV")
+	c.Flags().StringVar(&f.out, "out", "", "write to `FILE` instead of stdout")
+	return c
+}
+
+// bbrCCAs are the CCA names pooled without --all: the paper learns BBR's
+// gain, and leolab names BBRv3 both bbr and bbr3.
+var bbrCCAs = map[string]bool{"bbr": true, "bbr1": true, "bbr2": true, "bbr3": true}
+
+func runLearnPool(cmd *cobra.Command, args []string, f *learnPoolFlags) error {
+	if len(args) == 0 {
+		return badInput("learn pool: no PATH given (iperf3 JSON, leolab result JSON, CSV traces or directories)")
+	}
+	for _, p := range args {
+		if _, err := os.Stat(p); err != nil {
+			return badInput("learn pool: %v", err)
+		}
+	}
+	in, errs := analyze.Load(args)
+	if len(errs) > 0 {
+		return badInput("learn pool: %v", errs[0]) // the readers' errors name the file
+	}
+	for _, w := range in.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "leolab: learn pool: warning: "+w)
+	}
+	pool := learn.NewPool()
+	for _, fl := range in.Flows {
+		if fl.SummaryOnly || (!f.all && !bbrCCAs[fl.Data.CCA]) {
+			continue
+		}
+		if err := pool.AddFlow(learnSource(fl), fl.Data); err != nil {
+			return badInput("learn pool: %s: %v", fl.File, err)
+		}
+	}
+	if len(pool.Rows) == 0 {
+		what := "BBR flows (bbr, bbr1, bbr2, bbr3; --all for any CCA)"
+		if f.all {
+			what = "flows with intervals"
+		}
+		return badInput("learn pool: no %s in %s", what, strings.Join(args, " "))
+	}
+	var buf bytes.Buffer
+	write := pool.WriteCSV
+	if f.jsonl {
+		write = pool.WriteJSONL
+	}
+	if err := write(&buf); err != nil {
+		return err
+	}
+	return writeLearnOutput(cmd.OutOrStdout(), f.out, buf.Bytes())
+}
+
+// learnSource names a flow's location (server city) and stream (direction
+// and scenario kind, the dataset's directory groups).
+func learnSource(fl analyze.Flow) learn.Source {
+	var parts []string
+	for _, s := range []string{fl.Meta.Direction, fl.Meta.Kind} {
+		if s != "" {
+			parts = append(parts, s)
+		}
+	}
+	return learn.Source{Location: fl.Meta.City, Stream: strings.Join(parts, "-"), Flow: fl.Label}
+}
+
+// writeLearnOutput writes data to path, or to out when path is empty.
+func writeLearnOutput(out io.Writer, path string, data []byte) error {
+	if path == "" {
+		_, err := out.Write(data)
+		return err
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("learn pool: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,148 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const learnTraces = "../../../shared/data/starlink-iperf3/traces"
+
+func needTraces(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(learnTraces); err != nil {
+		t.Skipf("skipping: real Starlink traces not available: %v", err)
+	}
+}
+
+// learnPool runs `learn pool args...` and returns its stdout.
+func learnPool(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb bytes.Buffer
+	c := newLearnCmd()
+	c.SetOut(&out)
+	c.SetErr(&errb)
+	if err := execCmd(t, c, append([]string{"pool"}, args...)...); err != nil {
+		t.Fatalf("learn pool %v: %v\nstderr: %s", args, err, errb.String())
+	}
+	return out.String()
+}
+
+func TestLearnPoolCSV(t *testing.T) {
+	needTraces(t)
+	// The directory holds Sydney downlink bbr and cubic and uplink bbr,
+	// 300 one-second intervals each: the two BBR traces give 600 rows.
+	text := learnPool(t, learnTraces)
+	if again := learnPool(t, learnTraces); again != text {
+		t.Error("two runs on the same input differ: the pool must be deterministic")
+	}
+	recs, err := csv.NewReader(strings.NewReader(text)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1+600 {
+		t.Fatalf("%d CSV records, want header + 600", len(recs))
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, need := range []string{"location", "stream", "flow", "t_s", "throughput_bps", "retransmits", "cwnd_bytes",
+		"rwnd_bytes", "rtt_ms", "rttvar_ms", "phase", "utilization", "action", "reward"} {
+		if _, ok := col[need]; !ok {
+			t.Fatalf("header %v lacks %q", recs[0], need)
+		}
+	}
+	streams := map[string]int{}
+	for _, r := range recs[1:] {
+		streams[r[col["stream"]]]++
+		if r[col["location"]] != "sydney" || strings.Contains(r[col["flow"]], "cubic") {
+			t.Fatalf("row %v: want Sydney BBR flows only", r)
+		}
+	}
+	if streams["downlink-sequential"] != 300 || streams["uplink-sequential"] != 300 {
+		t.Errorf("rows per stream %v, want 300 downlink-sequential and 300 uplink-sequential", streams)
+	}
+}
+
+func TestLearnPoolAllJSONLToFile(t *testing.T) {
+	needTraces(t)
+	out := filepath.Join(t.TempDir(), "pool.jsonl")
+	if s := learnPool(t, learnTraces, "--all", "--jsonl", "--out", out); s != "" {
+		t.Errorf("stdout %q with --out", s)
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n, cubic := 0, 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var row struct {
+			Flow   string  `json:"flow"`
+			Phase  string  `json:"phase"`
+			Action float64 `json:"action"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
+			t.Fatalf("line %d: %v", n+1, err)
+		}
+		n++
+		if strings.Contains(row.Flow, "cubic") {
+			cubic++
+		}
+	}
+	// --all adds the CUBIC trace's 300 rows.
+	if n != 900 || cubic != 300 {
+		t.Errorf("%d rows, %d CUBIC, want 900 and 300", n, cubic)
+	}
+}
+
+func TestLearnPoolBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte(`{"start": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A file with only a CUBIC flow: nothing to pool without --all.
+	res := filepath.Join(dir, "cubic.json")
+	doc := `{"engine":"sim","scenario":"s","flows":[{"id":0,"cca":"cubic","intervals":[` +
+		`{"t":1,"bytes":1000},{"t":2,"bytes":2000},{"t":3,"bytes":1500}]}]}`
+	if err := os.WriteFile(res, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A BBR flow whose interval times go backwards.
+	back := filepath.Join(dir, "back.json")
+	doc = `{"engine":"sim","scenario":"s","flows":[{"id":0,"cca":"bbr","intervals":[` +
+		`{"t":1,"bytes":1000},{"t":3,"bytes":2000},{"t":2,"bytes":1500}]}]}`
+	if err := os.WriteFile(back, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string // the file or problem the message must name
+	}{
+		{[]string{"pool"}, "no PATH"},
+		{[]string{"pool", filepath.Join(dir, "missing.json")}, "missing.json"},
+		{[]string{"pool", bad}, "bad.json"},
+		{[]string{"pool", res}, "no BBR flows"},
+		{[]string{"pool", back}, "back.json"},
+	} {
+		cmd := newLearnCmd()
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&bytes.Buffer{})
+		err := execCmd(t, cmd, c.args...)
+		if !isUsage(err) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %T %v, want a usage error naming %q", c.args, err, err, c.want)
+		}
+	}
+	// The CUBIC result is accepted with --all.
+	if s := learnPool(t, res, "--all"); strings.Count(s, "\n") != 4 {
+		t.Errorf("--all on a 3-interval CUBIC result: %q, want header + 3 rows", s)
+	}
+}

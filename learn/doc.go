@@ -1,0 +1,13 @@
+// Package learn owns the learning pipeline of seed 003 ("a small-language-model
+// controller for BBR's pacing gain trained on real Starlink traces"). This
+// first increment holds its data side only: the per-interval state built from
+// a flow's series, BBR ProbeBW macro-phase detection, the phase-constrained
+// discrete pacing-gain action space, the hybrid utilization, the trace-driven
+// surrogate models of throughput and retransmissions, the reward and the
+// expert label, gathered into an experience pool (paper 003 §III.A,
+// Algorithm 1, eqs. 1–18; surrogates §IV.B–C).
+//
+// Everything here is a pure, deterministic function of the input series: no
+// clock, no randomness, no I/O beyond the writers handed an io.Writer.
+// Models, training and the controller come later.
+package learn
