@@ -46,6 +46,7 @@ func (r *Run) flow(i int) result.Flow {
 		out := result.Interval{T: iv.End.Seconds(), Bytes: s.Bytes, Retransmits: s.Retransmits}
 		if s.TCPInfo {
 			out.CWndBytes = int(min(s.SndCwnd, math.MaxInt32))
+			out.RWndBytes = s.SndWnd
 			out.SRTTMs, out.RTTVarMs = ms(s.RTT), ms(s.RTTVar)
 			rtts = append(rtts, out.SRTTMs)
 		}

@@ -64,6 +64,14 @@ func TestRealTraces(t *testing.T) {
 			if len(r.Warnings) != 0 {
 				t.Errorf("warnings on a clean trace: %v", r.Warnings)
 			}
+			// The receive window the sender saw (snd_wnd) reaches the
+			// result's rwnd_bytes, row for row (seed 003's state uses it).
+			f := r.Flows()[0]
+			for k, iv := range f.Intervals {
+				if w := r.Intervals[k].Streams[0].SndWnd; iv.RWndBytes != w || w <= 0 {
+					t.Fatalf("interval %d: rwnd_bytes %d, snd_wnd %d (want equal, > 0)", k, iv.RWndBytes, w)
+				}
+			}
 		})
 	}
 }

@@ -40,8 +40,8 @@ type Trace struct {
 // FromFlow builds a trace from a flow's intervals (a leolab result, or an
 // iperf3 log or dataset trace read by package iperf). Throughput is the
 // interval's bytes over its length; the first interval starts at the
-// flow's start. result.Flow does not carry the receiver window, so RWnd is
-// 0. Interval ends must increase.
+// flow's start. RWnd is the interval's rwnd_bytes (iperf3's snd_wnd; 0 when
+// the source did not log it). Interval ends must increase.
 func FromFlow(src Source, f result.Flow) (Trace, error) {
 	tr := Trace{Source: src, Samples: make([]Sample, 0, len(f.Intervals))}
 	prev := f.StartS
@@ -60,6 +60,7 @@ func FromFlow(src Source, f result.Flow) (Trace, error) {
 			Throughput:  float64(iv.Bytes) * 8 / dt,
 			Retransmits: iv.Retransmits,
 			CWnd:        iv.CWndBytes,
+			RWnd:        int(iv.RWndBytes),
 			RTT:         millis(iv.SRTTMs),
 			RTTVar:      millis(iv.RTTVarMs),
 		})

@@ -53,8 +53,8 @@ func TestRealTraceStates(t *testing.T) {
 	var sum float64
 	for _, s := range tr.Samples {
 		sum += s.Throughput
-		if s.RTT <= 0 || s.CWnd <= 0 {
-			t.Fatalf("t=%v: RTT %v cwnd %d: the trace logs tcp_info", s.T, s.RTT, s.CWnd)
+		if s.RTT <= 0 || s.CWnd <= 0 || s.RWnd <= 0 {
+			t.Fatalf("t=%v: RTT %v cwnd %d rwnd %d: the trace logs tcp_info and snd_wnd", s.T, s.RTT, s.CWnd, s.RWnd)
 		}
 	}
 	// The log's end summary: 8833073152 bytes in ~300 s = 235.5 Mbit/s;

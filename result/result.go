@@ -59,10 +59,13 @@ type Flow struct {
 
 // Interval is one sampling interval of a flow (iperf3-style).
 type Interval struct {
-	T             float64            `json:"t"` // end of the interval, seconds since epoch
-	Bytes         int64              `json:"bytes"`
-	Retransmits   int64              `json:"retransmits"`
-	CWndBytes     int                `json:"cwnd_bytes"`
+	T           float64 `json:"t"` // end of the interval, seconds since epoch
+	Bytes       int64   `json:"bytes"`
+	Retransmits int64   `json:"retransmits"`
+	CWndBytes   int     `json:"cwnd_bytes"`
+	// RWndBytes is the receive window the sender sees (iperf3's snd_wnd);
+	// 0 when the source does not log it.
+	RWndBytes     int64              `json:"rwnd_bytes,omitempty"`
 	SRTTMs        float64            `json:"srtt_ms"`
 	RTTVarMs      float64            `json:"rttvar_ms"`
 	PacingRateBps float64            `json:"pacing_rate_bps"`
