@@ -72,6 +72,13 @@ func TestKernelCubicFillsFixedLink(t *testing.T) {
 	if n := len(f.Intervals); n < 5 || n > 7 {
 		t.Errorf("%d intervals for 6 s at 1 s", n)
 	}
+	// The receiver reads as fast as data comes, so the window it
+	// advertises never closes: every interval carries a positive rwnd.
+	for k, iv := range f.Intervals {
+		if iv.RWndBytes <= 0 {
+			t.Errorf("interval %d: rwnd_bytes %d, want > 0 (tcpi_snd_wnd)", k, iv.RWndBytes)
+		}
+	}
 	if rep.Received < f.BytesAcked {
 		t.Errorf("receiver read %d bytes < %d acked", rep.Received, f.BytesAcked)
 	}

@@ -110,6 +110,7 @@ func (s *sampler) close(t time.Duration) {
 		Bytes:         int64(in.Bytes_acked - s.last.Bytes_acked),
 		Retransmits:   int64(in.Total_retrans - s.last.Total_retrans),
 		CWndBytes:     int(in.Snd_cwnd * in.Snd_mss),
+		RWndBytes:     int64(in.Snd_wnd), // tcpi_snd_wnd (Linux 5.4+; 0 before)
 		SRTTMs:        us(in.Rtt),
 		RTTVarMs:      us(in.Rttvar),
 		PacingRateBps: float64(in.Pacing_rate) * 8,
