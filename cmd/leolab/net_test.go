@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -25,7 +26,8 @@ import (
 // gives the prober the model's schedule (15 s at :12, :27, :42, :57 UTC),
 // its 45 ms outage (plus up to a frame) and its 1/750 s frame. 32 s hold
 // two boundaries wherever the run falls in the minute. A pump stall longer
-// than the prober's threshold adds an off-schedule outage: one is allowed.
+// than the prober's threshold adds an off-schedule outage: allowed, up to
+// the number of stalls the shell reports.
 func TestNetProbeThroughEmulator(t *testing.T) {
 	needEmu(t)
 	t.Setenv(cliChildEnv, "1") // the shell's children run this binary as leolab
@@ -75,8 +77,15 @@ func TestNetProbeThroughEmulator(t *testing.T) {
 	if got := s.MinuteSeconds(); len(got) != 4 || got[0] != 12 || got[3] != 57 {
 		t.Errorf("boundaries at %v of the UTC minute, want [12 27 42 57]", got)
 	}
-	if s.OnGrid < 2 || s.Off > 1 {
-		t.Errorf("%d outages on the schedule, %d off; want >= 2 and at most one pump stall", s.OnGrid, s.Off)
+	// Off the schedule: only what the pump's stalls explain (the shell's
+	// summary line counts them; each stall over 10 ms holds packets like
+	// an outage would).
+	stalls := 0
+	if m := regexp.MustCompile(`kept off its CPU (\d+) times`).FindStringSubmatch(errb.String()); m != nil {
+		stalls, _ = strconv.Atoi(m[1])
+	}
+	if s.OnGrid < 2 || s.Off > stalls {
+		t.Errorf("%d outages on the schedule, %d off; want >= 2, and off ones only as many as the pump's %d stalls", s.OnGrid, s.Off, stalls)
 	}
 	if d := r.OutageLength - p.Downlink.Outage.Duration; d < -time.Millisecond || d > 2*p.TDMA.Frame+time.Millisecond {
 		t.Errorf("outage %v, want %v + [0, two frames] (frames quantise both ends)", r.OutageLength, p.Downlink.Outage.Duration)
