@@ -62,11 +62,17 @@ func fitSchedule(starts, lengths []time.Duration, from, to, minP, maxP, tol time
 	}
 	var cands []cand
 	most := 0
-	// Candidate periods: the difference of two starts at most four
-	// outages apart (a missed or spurious one between them is allowed),
-	// divided by a whole number of periods between the two.
+	// Candidate periods: the difference of two starts divided by a whole
+	// number of periods between them. Every pair while there are few
+	// outages (a loaded host's stalls can fall between two
+	// reconfigurations); pairs at most maxPairGap outages apart in long
+	// traces, where strays are rare next to the schedule's own.
+	reach := n
+	if n > maxAllPairs {
+		reach = maxPairGap
+	}
 	for i := range n {
-		for j := i + 1; j < min(n, i+5); j++ {
+		for j := i + 1; j < min(n, i+reach+1); j++ {
 			d := starts[j] - starts[i]
 			for m := 1; d/time.Duration(m) >= minP; m++ {
 				p := d / time.Duration(m)
@@ -135,6 +141,10 @@ func fitSchedule(starts, lengths []time.Duration, from, to, minP, maxP, tol time
 	s.UTCOffset = -1
 	return s, true
 }
+
+// Candidate pairs: all of them up to maxAllPairs outages (n² pairs, each
+// checked against n starts), else those at most maxPairGap apart.
+const maxAllPairs, maxPairGap = 32, 4
 
 // alikeSpread is how far from their median the lengths of a grid's
 // outages may be for the grid to count as one mechanism's.

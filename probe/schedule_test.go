@@ -31,6 +31,10 @@ func TestFitSchedule(t *testing.T) {
 		// with the second on a 26.9 s grid: same count, but only the 15 s
 		// grid's outages are alike.
 		{"stall on a longer period", []float64{2.16, 14.057, 29.057}, []float64{20, 45.3, 45.3}, 32, 15, 14.057, 2, 1},
+		// A heavily loaded host: five stalls between two reconfigurations
+		// (a live run while the machine trained models).
+		{"five stalls between", []float64{4.781, 5.531, 9.621, 10.248, 17.744, 18.672, 20.531},
+			[]float64{26.7, 46.7, 261, 37.3, 36, 37.3, 46.6}, 32, 15, 5.531, 2, 5},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
