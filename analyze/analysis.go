@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"github.com/leolab/leolab/internal/group"
 	"math"
 	"time"
 
@@ -96,7 +97,7 @@ type flowDetail struct {
 // order of first appearance), keeping their order within a group.
 func Analyze(flows []Flow) *Analysis {
 	a := &Analysis{}
-	for _, idx := range groupOrder(flows) {
+	for _, idx := range group.ByFirstSeen(flows, func(f Flow) string { return f.Group }) {
 		g := GroupMetrics{Group: flows[idx[0]].Group, Concurrent: flows[idx[0]].Concurrent, N: len(idx)}
 		for _, i := range idx {
 			g.flowsIndex = append(g.flowsIndex, len(a.Flows))
@@ -110,23 +111,6 @@ func Analyze(flows []Flow) *Analysis {
 		a.Groups = append(a.Groups, g)
 	}
 	return a
-}
-
-// groupOrder lists flow indices per group, groups in order of first
-// appearance.
-func groupOrder(flows []Flow) [][]int {
-	pos := map[string]int{}
-	var out [][]int
-	for i, f := range flows {
-		k, ok := pos[f.Group]
-		if !ok {
-			k = len(out)
-			pos[f.Group] = k
-			out = append(out, nil)
-		}
-		out[k] = append(out[k], i)
-	}
-	return out
 }
 
 // fairness fills g's indices and its flows' shares.

@@ -7,7 +7,12 @@
 // expert label, gathered into an experience pool (paper 003 §III.A,
 // Algorithm 1, eqs. 1–18; surrogates §IV.B–C).
 //
+// The second increment adds the policy: features of every UP and DOWN row
+// computed as the lmbbr controller computes them online (features.go,
+// sharing cc/lmbbr.Features), a per-phase multinomial logistic regression
+// trained deterministically on the eq. 3 gains (train.go), its evaluation
+// per phase and the model JSON that cc/lmbbr embeds.
+//
 // Everything here is a pure, deterministic function of the input series: no
 // clock, no randomness, no I/O beyond the writers handed an io.Writer.
-// Models, training and the controller come later.
 package learn

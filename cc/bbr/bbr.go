@@ -97,6 +97,8 @@ type BBR struct {
 
 	limitedNow, limitedPrev bool          // cwnd-limited this/previous round
 	now                     time.Duration // time of the event being processed
+
+	pol *policyState // learned ProbeBW gains (NewV3WithPolicy); nil: stock
 }
 
 var _ cc.Inspector = (*BBR)(nil)
@@ -199,6 +201,9 @@ func (b *BBR) OnAck(now time.Duration, rs *cc.RateSample) {
 	b.updateLatestDeliverySignals(rs)
 	b.updateModel(now, rs, state)
 	b.updateGains()
+	if b.pol != nil {
+		b.applyPolicy(now, rs)
+	}
 	bw := b.bwEst()
 	b.setPacingRate(bw, b.pacingGain)
 	b.setCwnd(rs, bw)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/leolab/leolab/analyze"
+	"github.com/leolab/leolab/cc/lmbbr"
 	"github.com/leolab/leolab/learn"
 	"github.com/spf13/cobra"
 )
@@ -15,15 +16,17 @@ import (
 func newLearnCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "learn",
-		Short: "Learning pipeline of seed 003: experience pool for BBR's pacing gain",
-		Long: `Data side of the seed-003 learned controller for BBR's pacing gain: from iperf3
-logs, the dataset's CSV traces and leolab results, an experience pool of
-per-interval states, detected ProbeBW phases, hybrid utilization, the
-phase-constrained expert gain and its reward.`,
+		Short: "Learning pipeline of seed 003: experience pool and policy for BBR's pacing gain",
+		Long: `The seed-003 learned controller for BBR's pacing gain: from iperf3 logs, the
+dataset's CSV traces and leolab results, an experience pool of per-interval
+states, detected ProbeBW phases, hybrid utilization, the phase-constrained
+expert gain and its reward (pool); and the policy that the lmbbr controller
+runs, trained on such pools (train).`,
 		Example: `  leolab learn pool ../shared/data/starlink-iperf3/traces
-  leolab learn pool r.json --all --jsonl --out pool.jsonl`,
+  leolab learn pool r.json --all --jsonl --out pool.jsonl
+  leolab learn train pool.jsonl --holdout tokyo --out model.json`,
 	}
-	c.AddCommand(newLearnPoolCmd())
+	c.AddCommand(newLearnPoolCmd(), newLearnTrainCmd())
 	return c
 }
 
@@ -127,4 +130,106 @@ func writeLearnOutput(out io.Writer, path string, data []byte) error {
 		return fmt.Errorf("learn pool: %w", err)
 	}
 	return nil
+}
+
+type learnTrainFlags struct {
+	holdout string
+	out     string
+	iters   int
+	rate    float64
+	l2      float64
+}
+
+func newLearnTrainCmd() *cobra.Command {
+	var f learnTrainFlags
+	d := learn.DefaultTrainConfig()
+	c := &cobra.Command{
+		Use:   "train POOL.jsonl...",
+		Short: "Train the lmbbr pacing-gain policy on experience pools",
+		Long: `Read experience pools written by learn pool --jsonl, compute every UP and DOWN
+row's features as the lmbbr controller does online (rate over its 5 s running
+max, RTT over its 10 s running min, loss rate), fit one multinomial logistic
+regression per phase to the eq. 3 gains (deterministic full-batch gradient
+descent from zero weights, L2 penalty), and write the model JSON that lmbbr
+embeds (cc/lmbbr/model.json). Rows whose location is --holdout are left out
+of training and evaluated apart. Accuracy per phase, against always answering
+the most frequent gain, goes to stderr.
+
+The embedded model is trained on simulated BBR downlink runs (120 s, seeds
+1-4) of london, mumbai, ohio, saopaulo and sydney with tokyo held out;
+go test ./learn -run TestDefaultModel -update rebuilds it.`,
+		Example: `  leolab learn train pool.jsonl --out model.json
+  leolab learn train pool.jsonl --holdout tokyo --out model.json`,
+		RunE: func(cmd *cobra.Command, args []string) error { return runLearnTrain(cmd, args, &f) },
+	}
+	c.Flags().StringVar(&f.holdout, "holdout", "", "leave rows of this `LOCATION` out of training and evaluate on them")
+	c.Flags().StringVar(&f.out, "out", "", "write the model to `FILE` instead of stdout")
+	c.Flags().IntVar(&f.iters, "iterations", d.Iterations, "gradient-descent steps per phase")
+	c.Flags().Float64Var(&f.rate, "rate", d.Rate, "gradient step size")
+	c.Flags().Float64Var(&f.l2, "l2", d.L2, "L2 penalty on the non-bias weights")
+	return c
+}
+
+func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error {
+	if len(args) == 0 {
+		return badInput("learn train: no POOL.jsonl given (write one with learn pool --jsonl)")
+	}
+	var rows []learn.Row
+	for _, p := range args {
+		fh, err := os.Open(p)
+		if err != nil {
+			return badInput("learn train: %v", err)
+		}
+		r, err := learn.ReadJSONL(fh)
+		fh.Close()
+		if err != nil {
+			return badInput("learn train: %s: %v", p, err)
+		}
+		rows = append(rows, r...)
+	}
+	ex := learn.Examples(rows)
+	train, held := ex, []learn.Example(nil)
+	if f.holdout != "" {
+		train, held = learn.SplitLocation(ex, strings.ToLower(f.holdout))
+		if len(held) == 0 {
+			return badInput("learn train: no UP or DOWN rows at --holdout %s", f.holdout)
+		}
+	}
+	cfg := learn.TrainConfig{Iterations: f.iters, Rate: f.rate, L2: f.l2}
+	m, err := learn.Train(train, cfg)
+	if err != nil {
+		return badInput("%v", err)
+	}
+	trEv := learn.Evaluate(m, train)
+	locs := map[string]bool{}
+	var names []string
+	for _, e := range train {
+		if !locs[e.Source.Location] {
+			locs[e.Source.Location] = true
+			names = append(names, e.Source.Location)
+		}
+	}
+	info := learn.TrainingInfo{Label: "eq. 3 mapped gain (paper 003)", Config: cfg, Locations: names, Holdout: f.holdout,
+		Train: map[string]int{"UP": trEv[0].N, "DOWN": trEv[1].N}, TrainAcc: learn.EvalJSON(trEv),
+		Regen: "leolab learn train " + strings.Join(args, " ")}
+	report := func(set string, evs []learn.PhaseEval) {
+		for _, e := range evs {
+			fmt.Fprintf(cmd.ErrOrStderr(), "leolab: learn train: %s %v: %d rows, accuracy %.3f (majority %.3f), mean |gain error| %.4f\n",
+				set, e.Phase, e.N, e.Accuracy(), e.Majority, e.MAE)
+		}
+	}
+	report("train", trEv)
+	if len(held) > 0 {
+		heEv := learn.Evaluate(m, held)
+		info.HeldAcc = learn.EvalJSON(heEv)
+		report("held-out "+f.holdout, heEv)
+	}
+	data, err := learn.MarshalModel(m, info)
+	if err != nil {
+		return err
+	}
+	if _, err := lmbbr.ParseModel(data); err != nil {
+		return fmt.Errorf("leolab BUG: learn train wrote an invalid model: %w", err)
+	}
+	return writeLearnOutput(cmd.OutOrStdout(), f.out, data)
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leolab/leolab/cc/lmbbr"
 )
 
 const learnTraces = "../../../shared/data/starlink-iperf3/traces"
@@ -144,5 +146,72 @@ func TestLearnPoolBadInput(t *testing.T) {
 	// The CUBIC result is accepted with --all.
 	if s := learnPool(t, res, "--all"); strings.Count(s, "\n") != 4 {
 		t.Errorf("--all on a 3-interval CUBIC result: %q, want header + 3 rows", s)
+	}
+}
+
+// learnTrain runs `learn train args...` and returns stdout and stderr.
+func learnTrain(t *testing.T, args ...string) (string, string, error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	c := newLearnCmd()
+	c.SetOut(&out)
+	c.SetErr(&errb)
+	err := execCmd(t, c, append([]string{"train"}, args...)...)
+	return out.String(), errb.String(), err
+}
+
+// A pool of two locations: train on one, hold the other out, and get a
+// model lmbbr accepts, deterministically, with per-phase accuracy on stderr.
+func TestLearnTrainHoldout(t *testing.T) {
+	dir := t.TempDir()
+	var pool strings.Builder
+	for _, loc := range []string{"sydney", "tokyo"} {
+		for i := range 40 {
+			phase, gain, tput := "CRUISE", 1.0, 2e8
+			switch i % 10 {
+			case 3:
+				phase, gain, tput = "UP", 1.05, 3e8
+			case 6:
+				phase, gain, tput = "UP", 1.15, 1.2e8
+			case 4:
+				phase, gain, tput = "DOWN", 0.9, 1e8
+			}
+			rec := map[string]any{"location": loc, "stream": "downlink-sim", "flow": loc + " bbr", "i": i,
+				"t_s": float64(i + 1), "throughput_bps": tput, "retransmits": i % 3, "rtt_ms": 30 + float64(i%5),
+				"phase": phase, "mapped_gain": gain, "action": gain}
+			b, _ := json.Marshal(rec)
+			pool.Write(append(b, '\n'))
+		}
+	}
+	in := filepath.Join(dir, "pool.jsonl")
+	if err := os.WriteFile(in, []byte(pool.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outPath := filepath.Join(dir, "model.json")
+	if _, stderr, err := learnTrain(t, in, "--holdout", "tokyo", "--out", outPath); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	} else if !strings.Contains(stderr, "held-out tokyo UP: 8 rows") || !strings.Contains(stderr, "train DOWN: 4 rows") {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	data, err := os.ReadFile(outPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := lmbbr.ParseModel(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The two UP situations are separable by the rate feature.
+	if g := m.Predict(lmbbr.PhaseUp, lmbbr.Features(lmbbr.Inputs{Rate: 1, MaxRate: 1})); g != 1.05 {
+		t.Errorf("UP at full rate: %g, want 1.05", g)
+	}
+	if stdout, _, err := learnTrain(t, in, "--holdout", "tokyo"); err != nil || stdout != string(data) {
+		t.Errorf("stdout differs from --out (err %v): training must be deterministic", err)
+	}
+	if _, _, err := learnTrain(t, in, "--holdout", "perth"); err == nil {
+		t.Error("a holdout with no rows was accepted")
+	}
+	if _, _, err := learnTrain(t); err == nil {
+		t.Error("no pool was accepted")
 	}
 }

@@ -1,0 +1,211 @@
+package learn
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/leolab/leolab/cc/lmbbr"
+)
+
+// TrainConfig are the hyperparameters of the policy's training.
+type TrainConfig struct {
+	// Iterations of full-batch gradient descent per phase.
+	Iterations int
+	// Rate is the gradient step.
+	Rate float64
+	// L2 is the ridge penalty on the non-bias weights, added to the mean
+	// cross-entropy as (L2/2)·Σw².
+	L2 float64
+}
+
+// DefaultTrainConfig: enough steps for the 4-feature problem to converge
+// (the loss changes by < 1e-6 per step at the end), a mild penalty so
+// separable phases keep finite weights.
+func DefaultTrainConfig() TrainConfig {
+	return TrainConfig{Iterations: 4000, Rate: 0.5, L2: 1e-3}
+}
+
+// phaseKeys maps learn's phases to the model's.
+var phaseKeys = map[Phase]string{Up: lmbbr.PhaseUp, Down: lmbbr.PhaseDown}
+
+// Train fits one multinomial logistic regression per phase (UP, DOWN)
+// over that phase's feasible gains (eq. 15) to the examples' eq. 3 labels:
+// deterministic, from zero weights, by full-batch gradient descent on the
+// mean cross-entropy plus the L2 penalty. A phase without examples is an
+// error.
+func Train(ex []Example, cfg TrainConfig) (*lmbbr.Model, error) {
+	if cfg.Iterations <= 0 || !(cfg.Rate > 0) || cfg.L2 < 0 {
+		return nil, fmt.Errorf("learn: train: bad config %+v", cfg)
+	}
+	m := &lmbbr.Model{Version: 1, Features: lmbbr.FeatureNames[:], Phases: map[string]lmbbr.PhaseModel{}}
+	for _, ph := range []Phase{Up, Down} {
+		gains := Feasible(ph)
+		var xs []lmbbr.Vector
+		var ys []int
+		for _, e := range ex {
+			if e.Phase != ph {
+				continue
+			}
+			k := slices.Index(gains, e.Label)
+			if k < 0 {
+				return nil, fmt.Errorf("learn: train: %v label %g not in %v", ph, e.Label, gains)
+			}
+			xs, ys = append(xs, e.X), append(ys, k)
+		}
+		if len(xs) == 0 {
+			return nil, fmt.Errorf("learn: train: no %v examples", ph)
+		}
+		m.Phases[phaseKeys[ph]] = lmbbr.PhaseModel{Gains: gains, Weights: fit(xs, ys, len(gains), cfg)}
+	}
+	return m, nil
+}
+
+// fit runs the gradient descent of Train for one phase.
+func fit(xs []lmbbr.Vector, ys []int, k int, cfg TrainConfig) [][]float64 {
+	w := make([][]float64, k)
+	grad := make([][]float64, k)
+	for c := range w {
+		w[c] = make([]float64, lmbbr.NumFeatures)
+		grad[c] = make([]float64, lmbbr.NumFeatures)
+	}
+	n := float64(len(xs))
+	pm := lmbbr.PhaseModel{Weights: w, Gains: make([]float64, k)}
+	for range cfg.Iterations {
+		for c := range grad {
+			clear(grad[c])
+		}
+		for i, x := range xs {
+			p := pm.Probs(x)
+			for c := range p {
+				d := p[c]
+				if c == ys[i] {
+					d--
+				}
+				for j, v := range x {
+					grad[c][j] += d * v / n
+				}
+			}
+		}
+		for c := range w {
+			for j := range w[c] {
+				g := grad[c][j]
+				if j > 0 { // no penalty on the bias
+					g += cfg.L2 * w[c][j]
+				}
+				w[c][j] -= cfg.Rate * g
+			}
+		}
+	}
+	return w
+}
+
+// PhaseEval is a model's accuracy on one phase's examples.
+type PhaseEval struct {
+	Phase   Phase
+	N       int
+	Correct int
+	// MAE is the mean absolute gain error; Confusion[i][j] counts label
+	// gain i predicted as gain j (indices into Feasible(Phase)).
+	MAE       float64
+	Confusion [][]int
+	// Majority is the accuracy of always predicting the most frequent
+	// label of these examples (the baseline a model must beat).
+	Majority float64
+}
+
+// Accuracy is Correct/N (NaN without examples).
+func (e PhaseEval) Accuracy() float64 { return float64(e.Correct) / float64(e.N) }
+
+// Evaluate scores m on the examples, per phase (UP, DOWN).
+func Evaluate(m *lmbbr.Model, ex []Example) []PhaseEval {
+	var out []PhaseEval
+	for _, ph := range []Phase{Up, Down} {
+		gains := Feasible(ph)
+		ev := PhaseEval{Phase: ph, Confusion: make([][]int, len(gains))}
+		for i := range ev.Confusion {
+			ev.Confusion[i] = make([]int, len(gains))
+		}
+		count := make([]int, len(gains))
+		for _, e := range ex {
+			if e.Phase != ph {
+				continue
+			}
+			g := m.Predict(phaseKeys[ph], e.X)
+			ev.N++
+			if g == e.Label {
+				ev.Correct++
+			}
+			ev.MAE += math.Abs(g - e.Label)
+			li, pi := slices.Index(gains, e.Label), slices.Index(gains, g)
+			if li >= 0 && pi >= 0 {
+				ev.Confusion[li][pi]++
+				count[li]++
+			}
+		}
+		if ev.N > 0 {
+			ev.MAE /= float64(ev.N)
+			ev.Majority = float64(slices.Max(count)) / float64(ev.N)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// SplitLocation separates examples measured at location loc (the
+// held-out city) from the rest.
+func SplitLocation(ex []Example, loc string) (rest, held []Example) {
+	for _, e := range ex {
+		if e.Source.Location == loc {
+			held = append(held, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	return rest, held
+}
+
+// TrainingInfo is the model's "training" record: where its weights came
+// from and how well it did.
+type TrainingInfo struct {
+	Label     string         `json:"label"`
+	Config    TrainConfig    `json:"config"`
+	Train     map[string]int `json:"train_examples"`
+	Locations []string       `json:"train_locations"`
+	Holdout   string         `json:"holdout,omitempty"`
+	TrainAcc  map[string]any `json:"train_accuracy"`
+	HeldAcc   map[string]any `json:"holdout_accuracy,omitempty"`
+	Regen     string         `json:"regenerate"`
+}
+
+// EvalJSON summarises evaluations for TrainingInfo.
+func EvalJSON(evs []PhaseEval) map[string]any {
+	out := map[string]any{}
+	for _, e := range evs {
+		out[e.Phase.String()] = map[string]any{"n": e.N, "accuracy": round4(e.Accuracy()),
+			"majority": round4(e.Majority), "mae": round4(e.MAE)}
+	}
+	return out
+}
+
+func round4(x float64) float64 {
+	if math.IsNaN(x) {
+		return -1
+	}
+	return math.Round(x*1e4) / 1e4
+}
+
+// MarshalModel writes m as indented JSON with info as its training record.
+func MarshalModel(m *lmbbr.Model, info TrainingInfo) ([]byte, error) {
+	raw, err := json.Marshal(info)
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	m.Training = raw
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	return append(b, '\n'), nil
+}
