@@ -1,10 +1,10 @@
 package analyze
 
 import (
-	"github.com/leolab/leolab/internal/group"
 	"math"
 	"time"
 
+	"github.com/leolab/leolab/internal/group"
 	"github.com/leolab/leolab/metrics"
 	"github.com/leolab/leolab/result"
 )

@@ -1,12 +1,12 @@
 package learn
 
 import (
-	"github.com/leolab/leolab/internal/group"
 	"math"
 	"slices"
 	"time"
 
 	"github.com/leolab/leolab/cc/lmbbr"
+	"github.com/leolab/leolab/internal/group"
 )
 
 // Offline stand-ins for BBR's online filters, so a pool row's features
