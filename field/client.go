@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net"
 	"strconv"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -123,13 +122,7 @@ func probeUp(ctx context.Context, ctl *control, peer *net.UDPAddr, req request) 
 	flow := req.flow()
 	epoch := time.Now()
 	sent, err := endpoint.SendCBR(ctx, tx, epoch, flow)
-	sm := sentMsg{EpochUnixNs: epoch.UnixNano()}
-	if sent != nil {
-		sm.Sent, sm.SendLateP99N = sent.Sent, int64(sent.SendLate.Quantile(0.99))
-	}
-	if err != nil {
-		sm.Error = err.Error()
-	}
+	sm := newSentMsg(epoch, sent, err)
 	if serr := ctl.send(sm); err != nil || serr != nil {
 		return nil, errors.Join(err, serr)
 	}
@@ -155,25 +148,9 @@ func probeUp(ctx context.Context, ctl *control, peer *net.UDPAddr, req request) 
 // flow and puts it on the server's epoch.
 func probeDown(ctl *control, rx *net.UDPConn, peer *net.UDPAddr, req request) (*result.Result, error) {
 	flow := req.flow()
-	flow.Drain = maxDuration // the receiver ends on stop
 	epoch := time.Now()
-	var stop atomic.Bool
-	type out struct {
-		rep *endpoint.CBRReport
-		err error
-	}
-	done := make(chan out, 1)
-	go func() {
-		rep, err := endpoint.ReceiveCBR(rx, epoch, flow, &stop)
-		done <- out{rep, err}
-	}()
-	collected := false
-	defer func() { // an early return: the receiver must let go of rx first
-		if !collected {
-			stop.Store(true)
-			<-done
-		}
-	}()
+	recv := startReceiver(rx, epoch, flow)
+	defer recv.finish() // an early return: the receiver must let go of rx first
 	// Hellos until the server has one (or helloFor passes).
 	helloStop, helloDone := make(chan struct{}), make(chan struct{})
 	go func() {
@@ -211,17 +188,15 @@ func probeDown(ctl *control, rx *net.UDPConn, peer *net.UDPAddr, req request) (*
 		return nil, fmt.Errorf("server: %s", sm.Error)
 	}
 	time.Sleep(time.Duration(req.DrainNs))
-	stop.Store(true)
-	o := <-done
-	collected = true
-	if o.err != nil {
-		return nil, o.err
+	rep, err := recv.finish()
+	if err != nil {
+		return nil, err
 	}
-	f := o.rep.Flow
+	f := rep.Flow
 	// From this host's epoch to the sender's (server's) one.
 	shift := time.Duration(epoch.UnixNano() - sm.EpochUnixNs)
-	f.Packets = endpoint.ProbeRecords(o.rep, sm.Sent, flow.Start, gap(req), shift)
-	return newResult(Down, time.Unix(0, sm.EpochUnixNs), flow, f, o.rep.Received, sm), nil
+	f.Packets = endpoint.ProbeRecords(rep, sm.Sent, flow.Start, gap(req), shift)
+	return newResult(Down, time.Unix(0, sm.EpochUnixNs), flow, f, rep.Received, sm), nil
 }
 
 // dial connects to the server's control port, retrying a refused

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/leolab/leolab/endpoint"
@@ -93,19 +92,7 @@ func (r *request) flow() endpoint.CBR {
 // client says it has sent everything, waits drain, and returns the trace.
 func (s *Server) receive(ctl *control, udp *net.UDPConn, flow endpoint.CBR, drain time.Duration) error {
 	epoch := time.Now()
-	// The receiver ends on stop; its own bound is only a backstop
-	// against a client that vanished.
-	flow.Drain = maxDuration
-	var stop atomic.Bool
-	type out struct {
-		rep *endpoint.CBRReport
-		err error
-	}
-	done := make(chan out, 1)
-	go func() {
-		rep, err := endpoint.ReceiveCBR(udp, epoch, flow, &stop)
-		done <- out{rep, err}
-	}()
+	rx := startReceiver(udp, epoch, flow)
 	var sm sentMsg
 	err := ctl.recv(&sm, lead+flow.Duration+2*controlTimeout)
 	if err == nil && sm.Error != "" {
@@ -114,21 +101,20 @@ func (s *Server) receive(ctl *control, udp *net.UDPConn, flow endpoint.CBR, drai
 	if err == nil {
 		time.Sleep(drain)
 	}
-	stop.Store(true)
-	o := <-done
+	rep, rerr := rx.finish()
 	if err != nil {
 		return err
 	}
-	if o.err != nil {
-		_ = ctl.send(records{Error: o.err.Error()})
-		return o.err
+	if rerr != nil {
+		_ = ctl.send(records{Error: rerr.Error()})
+		return rerr
 	}
-	rec := records{Packets: make([][3]int64, len(o.rep.Trace)), Flow: o.rep.Flow}
+	rec := records{Packets: make([][3]int64, len(rep.Trace)), Flow: rep.Flow}
 	base := epoch.UnixNano()
-	for i, p := range o.rep.Trace {
+	for i, p := range rep.Trace {
 		rec.Packets[i] = [3]int64{p.Seq, base + int64(p.Sent), base + int64(p.Recv)}
 	}
-	s.logf("%v: uplink probe: received %d of %d", ctl.conn.RemoteAddr(), o.rep.Received, sm.Sent)
+	s.logf("%v: uplink probe: received %d of %d", ctl.conn.RemoteAddr(), rep.Received, sm.Sent)
 	return ctl.send(rec)
 }
 
@@ -157,13 +143,7 @@ func (s *Server) send(ctx context.Context, ctl *control, udp *net.UDPConn, flow 
 	}()
 	epoch := time.Now()
 	rep, err := endpoint.SendCBR(ctx, udp, epoch, flow)
-	sm := sentMsg{EpochUnixNs: epoch.UnixNano()}
-	if rep != nil {
-		sm.Sent, sm.SendLateP99N = rep.Sent, int64(rep.SendLate.Quantile(0.99))
-	}
-	if err != nil {
-		sm.Error = err.Error()
-	}
+	sm := newSentMsg(epoch, rep, err)
 	s.logf("%v: downlink probe: sent %d to %v", ctl.conn.RemoteAddr(), sm.Sent, peer)
 	return errors.Join(err, ctl.send(sm))
 }

@@ -12,6 +12,20 @@ import (
 // simulate runs a scenario text on the simulator.
 func simulate(t *testing.T, text string) *result.Result { return simtest.Run(t, text) }
 
+// inferFlow reads flow 0 of a result and infers with the default options.
+func inferFlow(t *testing.T, res *result.Result) (*Trace, *Report) {
+	t.Helper()
+	tr, err := FromResult(res, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Infer(tr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr, r
+}
+
 func starlinkProfile(t *testing.T) *profile.StarlinkProfile {
 	t.Helper()
 	p, err := profile.Starlink("", nil)
@@ -42,16 +56,9 @@ path: {profile: starlink, direction: `+dir.name+`}
 flows:
   - {cca: cbr, rate: 8Mbps, packet_size: 1000, record: true}
 `)
-			tr, err := FromResult(res, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			tr, r := inferFlow(t, res)
 			if tr.Size != size || tr.Spacing != spacing {
 				t.Fatalf("trace size %d spacing %v, want %d and %v", tr.Size, tr.Spacing, size, spacing)
-			}
-			r, err := Infer(tr, Options{})
-			if err != nil {
-				t.Fatal(err)
 			}
 			s := r.Schedule
 			if s == nil {
@@ -121,14 +128,7 @@ path: {profile: starlink, direction: downlink}
 flows:
   - {cca: cbr, rate: 500Mbps, packet_size: 1500, start: 1s, stop: 2.5s, record: true}
 `)
-	tr, err := FromResult(res, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Infer(tr, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := inferFlow(t, res)
 	if r.Ramp == nil {
 		t.Fatalf("no ramp found (%d outages, %d rate bins)", len(r.Outages), len(r.Rate))
 	}
@@ -154,14 +154,7 @@ path: {profile: fixed, rate: 100Mbps, rtt: 40ms, queue: {limit_packets: 500}}
 flows:
   - {cca: cbr, rate: 8Mbps, packet_size: 1000, record: true}
 `)
-	tr, err := FromResult(res, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Infer(tr, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := inferFlow(t, res)
 	if len(r.Outages) != 0 || r.Schedule != nil || r.Frame != nil || r.Ramp != nil {
 		t.Errorf("outages %v, schedule %v, frame %v, ramp %v: want none", r.Outages, r.Schedule, r.Frame, r.Ramp)
 	}
@@ -198,14 +191,7 @@ func TestInferBurstQueue(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			res := simulate(t, "version: 1\nname: burst\nduration: 2s\nseed: 1\npath: "+c.path+
 				"\nflows:\n  - {cca: cbr, rate: 10Gbps, packet_size: 1500, stop: "+c.stop+", record: true}\n")
-			tr, err := FromResult(res, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := Infer(tr, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, r := inferFlow(t, res)
 			b := r.Burst
 			if b == nil {
 				t.Fatal("no burst found")
@@ -238,14 +224,7 @@ path:
 flows:
   - {cca: cbr, rate: 8Mbps, packet_size: 1000, record: true}
 `)
-	tr, err := FromResult(res, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := Infer(tr, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, r := inferFlow(t, res)
 	ovs, err := r.Overrides(res.Path.Direction, true)
 	if err != nil {
 		t.Fatal(err)

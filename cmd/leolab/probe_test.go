@@ -13,11 +13,7 @@ import (
 // probe reads back the Starlink model's schedule and frame (the inference
 // itself is tested in package probe).
 func TestProbeSimResult(t *testing.T) {
-	code, res, stderr := runCLI("sim", "-f", "../../examples/starlink/probe.yaml", "--json")
-	if code != 0 {
-		t.Fatalf("sim exit %d: %s", code, stderr)
-	}
-	file := writeFile(t, "probe.json", res)
+	file := exampleProbeResult(t)
 	code, out, stderr := runCLI("probe", file, "--json")
 	if code != 0 {
 		t.Fatalf("probe exit %d: %s", code, stderr)
@@ -51,6 +47,17 @@ func TestProbeSimResult(t *testing.T) {
 	if code != 0 || !strings.Contains(text, "at :12 :27 :42 :57 of each UTC minute") || !strings.Contains(text, "frame: 1.3333 ms") {
 		t.Errorf("text output (exit %d):\n%s", code, text)
 	}
+}
+
+// exampleProbeResult writes the result of examples/starlink/probe.yaml
+// (sim --json) to a file and returns its path.
+func exampleProbeResult(t *testing.T) string {
+	t.Helper()
+	code, res, stderr := runCLI("sim", "-f", "../../examples/starlink/probe.yaml", "--json")
+	if code != 0 {
+		t.Fatalf("sim exit %d: %s", code, stderr)
+	}
+	return writeFile(t, "probe.json", res)
 }
 
 func jsonString(v any) string {
@@ -98,11 +105,7 @@ func TestProbeBadInput(t *testing.T) {
 // --overrides prints a scenario path block that sim accepts and that
 // names the example probe's model back.
 func TestProbeOverrides(t *testing.T) {
-	code, res, stderr := runCLI("sim", "-f", "../../examples/starlink/probe.yaml", "--json")
-	if code != 0 {
-		t.Fatalf("sim exit %d: %s", code, stderr)
-	}
-	file := writeFile(t, "probe.json", res)
+	file := exampleProbeResult(t)
 	code, out, stderr := runCLI("probe", file, "--overrides")
 	if code != 0 {
 		t.Fatalf("probe exit %d: %s", code, stderr)
