@@ -1,5 +1,7 @@
 package learn
 
+import "github.com/leolab/leolab/metrics"
+
 // DetectPhases labels every interval of a throughput series with a BBR
 // ProbeBW macro-phase (paper 003 §III.A.1, Algorithm 1 lines 5–11):
 //
@@ -28,7 +30,7 @@ func DetectPhases(b []float64, p Params) []Phase {
 	if n < 3 {
 		return phases
 	}
-	bbar := rolling(b, p.HalfWindow, mean)
+	bbar := rolling(b, p.HalfWindow, metrics.Mean)
 	d := make([]float64, n)
 	for i := range b {
 		d[i] = b[i] - bbar[i]

@@ -3,6 +3,8 @@ package learn
 import (
 	"math"
 	"slices"
+
+	"github.com/leolab/leolab/metrics"
 )
 
 // Centered rolling statistics over x[i-w : i+w] (inclusive), truncated at
@@ -25,18 +27,10 @@ func rolling(x []float64, w int, f func([]float64) float64) []float64 {
 	return out
 }
 
-func mean(x []float64) float64 {
-	var s float64
-	for _, v := range x {
-		s += v
-	}
-	return s / float64(len(x))
-}
-
 // stdDev is the population standard deviation (σ_d of §III.A.1; numpy's
 // np.std default, which the repository uses).
 func stdDev(x []float64) float64 {
-	m := mean(x)
+	m := metrics.Mean(x)
 	var s float64
 	for _, v := range x {
 		s += (v - m) * (v - m)
