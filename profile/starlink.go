@@ -133,6 +133,10 @@ type Outage struct {
 	// DropArrivals drops packets arriving during the outage (DropOutage)
 	// instead of queueing them.
 	DropArrivals bool `yaml:"drop_arrivals"`
+	// ArrivalLoss is the probability that a packet arriving during the
+	// outage is lost (DropOutage); DropArrivals is ArrivalLoss = 1. A
+	// fraction, so that `leolab calibrate` can fit it.
+	ArrivalLoss float64 `yaml:"arrival_loss" range:"0,1"`
 }
 
 // Drift is the per-slot change of the stable rate and base OWD.

@@ -296,6 +296,12 @@ func writeReport(cmd *cobra.Command, j reportJob) error {
 	for _, f := range campaign.Spearman(rows) {
 		fmt.Fprintln(out, "  "+f.String())
 	}
+	if mags := campaign.Magnitudes(rows); len(mags) > 0 {
+		fmt.Fprintln(out, "magnitude (per city and CCA, sim vs the real 5-run means):")
+		for _, m := range mags {
+			fmt.Fprintln(out, "  "+m.String())
+		}
+	}
 	fmt.Fprintf(out, "wrote %s, results.csv, flows.csv\n", filepath.Join(j.dir, report.HTMLFile))
 	return nil
 }

@@ -22,7 +22,7 @@ satellite paths. Start with:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newReproduceCmd(), newSimCmd(), newEmuCmd(), newShellCmd(), newAnalyzeCmd(),
+	root.AddCommand(newReproduceCmd(), newCalibrateCmd(), newSimCmd(), newEmuCmd(), newShellCmd(), newAnalyzeCmd(),
 		newCampaignCmd(), newWorkerCmd(), newProbeCmd(), newNetCmd(), newLearnCmd(), newCCACmd(), newProfileCmd(), newVersionCmd())
 	// cobra adds its completion command at Execute; adding it now lets it
 	// carry an example like every other command.

@@ -1,0 +1,113 @@
+package calibrate
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/campaign"
+	_ "github.com/leolab/leolab/cc/all"
+	"github.com/leolab/leolab/profile"
+)
+
+// perturbed is the "dish" the recovery test measures: seed 001's uplink with
+// its base allocation ×0.6 and its AQM's max drop probability ×3.
+var perturbed = map[string]float64{"uplink.alloc.base": 0.6 * 30e6, "uplink.aqm.max_prob": 3 * 0.25}
+
+func testForward(t *testing.T, store string) *Forward {
+	t.Helper()
+	st, err := campaign.OpenStore(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return &Forward{CCAs: []string{"cubic", "bbr", "vegas"}, Cities: []string{"sydney", "london"},
+		Directions: []string{"uplink"}, Kinds: []string{campaign.Dedicated}, Seeds: []uint64{1},
+		Duration: 40 * time.Second, Exec: campaign.Pool{}, Store: st}
+}
+
+func testSpace(t *testing.T) Space {
+	t.Helper()
+	var s Space
+	for _, a := range []string{"uplink.alloc.base=5Mbps:60Mbps:log", "uplink.aqm.max_prob=0.05:1:log"} {
+		p, err := ParseParam(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s = append(s, p)
+	}
+	return s
+}
+
+// measure runs fwd at the perturbed values and returns its cells as the
+// "real" measurements.
+func measure(t *testing.T, fwd *Forward, s Space, tie func([]float64) map[string]any) map[campaign.Key]campaign.Metrics {
+	t.Helper()
+	truth := []float64{perturbed[s[0].Path], perturbed[s[1].Path]}
+	ov := s.Overrides(truth)
+	for k, v := range tie(truth) {
+		ov[k] = v
+	}
+	rows, err := fwd.Eval(context.Background(), ov, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	real := map[campaign.Key]campaign.Metrics{}
+	for _, r := range rows {
+		real[r.Key] = r.Sim
+	}
+	return real
+}
+
+// TestFitRecoversPerturbedProfile is issue 17's acceptance 1: from its own
+// simulated measurements of a perturbed profile, the fit recovers the
+// perturbed values within 10 %; run again on the same store, it replays the
+// same path without running anything.
+func TestFitRecoversPerturbedProfile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs ~60 forward-model evaluations")
+	}
+	store := filepath.Join(t.TempDir(), "fit.db")
+	fwd := testForward(t, store)
+	s := testSpace(t)
+	sp, err := profile.Starlink("sydney", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tie := DriftTie(s, sp)
+	real := measure(t, fwd, s, tie)
+	start, err := StartValues(s, "sydney", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Objective: Objective{Weights: DefaultWeights, Loss: "l2"}, MaxEvals: 80, Tie: tie}
+	res, err := Fit(context.Background(), fwd, real, s, start, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s after %d evaluations: cost %.4f -> %.4f", res.Status, len(res.Evals), res.StartCost, res.BestCost)
+	for i, p := range s {
+		want := perturbed[p.Path]
+		t.Logf("%s: start %s, fitted %s, truth %s", p.Path, p.Format(res.Start[i]), p.Format(res.Best[i]), p.Format(want))
+		if math.Abs(res.Best[i]/want-1) > 0.10 {
+			t.Errorf("%s = %s, want %s within 10 %%", p.Path, p.Format(res.Best[i]), p.Format(want))
+		}
+	}
+	if !(res.BestCost < res.StartCost) {
+		t.Errorf("cost %.4f -> %.4f: the fit did not improve", res.StartCost, res.BestCost)
+	}
+
+	// Resume: the same fit on the same store runs nothing and ends alike.
+	ran := 0
+	fwd2 := testForward(t, store)
+	fwd2.Progress = func(p campaign.Progress) { ran = max(ran, p.Done) }
+	again, err := Fit(context.Background(), fwd2, real, s, start, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran != 0 || len(again.Evals) != len(res.Evals) || again.BestCost != res.BestCost {
+		t.Errorf("resumed fit ran %d runs, %d evaluations, cost %v; want 0, %d, %v", ran, len(again.Evals), again.BestCost, len(res.Evals), res.BestCost)
+	}
+}

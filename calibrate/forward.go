@@ -1,0 +1,90 @@
+package calibrate
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/leolab/leolab/campaign"
+	"github.com/leolab/leolab/profile"
+)
+
+// Forward is the forward model: the seed-000 experiment (each CCA alone and
+// all at once, per city and direction) as a campaign on the simulator, over
+// the Starlink profile with the candidate's overrides.
+type Forward struct {
+	// Axes of the experiment (campaign names: cities in lower case, CCAs
+	// by dataset name).
+	CCAs, Cities, Directions, Kinds []string
+	Seeds                           []uint64
+	Duration                        time.Duration
+	// Fixed are overrides applied under every candidate (e.g. parameters
+	// tied to fitted ones); the candidate's own values win.
+	Fixed map[string]any
+	Exec  campaign.Executor
+	Store *campaign.Store
+	// Progress, if set, sees every finished run of an evaluation.
+	Progress func(campaign.Progress)
+}
+
+// Campaign is the campaign of one candidate.
+func (f *Forward) Campaign(overrides map[string]any) (*campaign.Campaign, error) {
+	ov := make(map[string]any, len(f.Fixed)+len(overrides))
+	for k, v := range f.Fixed {
+		ov[k] = v
+	}
+	for k, v := range overrides {
+		ov[k] = v
+	}
+	path := map[string]any{"profile": profile.NameStarlink}
+	if len(ov) > 0 {
+		path["overrides"] = ov
+	}
+	c := &campaign.Campaign{
+		Name: "calibrate", Engine: campaign.DefaultEngine, Duration: f.Duration, Interval: campaign.DefaultInterval,
+		Seeds: f.Seeds, Path: path,
+		Axes: campaign.Axes{CCA: f.CCAs, City: f.Cities, Direction: f.Directions, Kind: f.Kinds},
+	}
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// Eval runs (or finds in the store) every run of the candidate and returns
+// the simulated cells beside real.
+func (f *Forward) Eval(ctx context.Context, overrides map[string]any, real map[campaign.Key]campaign.Metrics) ([]campaign.Row, error) {
+	c, err := f.Campaign(overrides)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := c.Expand()
+	if err != nil {
+		return nil, err
+	}
+	if _, err := campaign.Execute(ctx, runs, f.Store, f.Exec, campaign.Options{Progress: f.Progress}); err != nil {
+		return nil, fmt.Errorf("forward model: %w", err)
+	}
+	ids := make(map[string]bool, len(runs))
+	for _, r := range runs {
+		ids[r.ID] = true
+	}
+	flows, err := f.Store.Flows(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	return campaign.Compare(flows, real), nil
+}
+
+// Runs is the number of runs of one evaluation.
+func (f *Forward) Runs() int {
+	per := 0
+	for _, k := range f.Kinds {
+		if k == campaign.Concurrent {
+			per++
+		} else {
+			per += len(f.CCAs)
+		}
+	}
+	return per * len(f.Cities) * len(f.Directions) * len(f.Seeds)
+}
