@@ -246,7 +246,7 @@ func TestOrbitPropagationDelay(t *testing.T) {
 	}
 }
 
-// BenchmarkOrbitPathSlot is one slot's ISL path over the full shell 1
+// BenchmarkOrbitPathSlot is one slot's path (bent pipe, ISL) over the full shell 1
 // (1,584 satellites): positions, visibility, Dijkstra.
 func BenchmarkOrbitPathSlot(b *testing.B) {
 	for _, m := range []Mode{BentPipe, ISL} {
