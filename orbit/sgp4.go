@@ -57,7 +57,10 @@ func NewSGP4(t TLE) (*SGP4, error) {
 	s.mo = t.MeanAnomaly * deg2rad
 	s.nodeo = t.RAAN * deg2rad
 	noKozai := t.MeanMotion / xpdotp
-	if noKozai <= 0 || s.ecco < 0 || s.ecco >= 1 {
+	if noKozai <= 0 {
+		return nil, fmt.Errorf("sat %d: %w", t.SatNum, ErrMeanMotion)
+	}
+	if s.ecco < 0 || s.ecco >= 1 {
 		return nil, fmt.Errorf("sat %d: %w", t.SatNum, ErrEccentricity)
 	}
 
