@@ -35,9 +35,9 @@ func TestEveryCommandHasExample(t *testing.T) {
 	for _, c := range root.Commands() {
 		walk(c)
 	}
-	// 13 top-level commands, completion, and the subcommands of campaign
-	// (3), cca (1), profile (2), net (2) and learn (2).
-	if n != 24 {
-		t.Errorf("walked %d commands, want 24", n)
+	// 14 top-level commands, completion, and the subcommands of campaign
+	// (3), cca (1), profile (2), net (2), learn (2) and orbit (1).
+	if n != 26 {
+		t.Errorf("walked %d commands, want 26", n)
 	}
 }

@@ -1,0 +1,301 @@
+package orbit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"time"
+)
+
+// SGP4 propagates one element set with the near-Earth SGP4 model as
+// revised by Vallado, Crawford, Hujsak and Kelso, "Revisiting Spacetrack
+// Report #3", AIAA 2006-6753 (sgp4init/sgp4 of its reference code), with
+// the WGS-72 constants of that paper. Positions and velocities come out
+// in the TEME frame (km, km/s). Deep-space elements (period ≥ 225 min),
+// which need SDP4's lunar-solar and resonance terms, are refused.
+//
+// Field names follow the paper's variables.
+type SGP4 struct {
+	tle   TLE
+	epoch time.Time
+
+	// Mean elements at epoch: radians, rad/min; no is un-Kozai'd.
+	bstar, ecco, argpo, inclo, mo, no, nodeo float64
+
+	isimp                         bool
+	aycof, con41, cc1, cc4, cc5   float64
+	d2, d3, d4, delmo, eta        float64
+	argpdot, omgcof, sinmao       float64
+	t2cof, t3cof, t4cof, t5cof    float64
+	x1mth2, x7thm1, mdot, nodedot float64
+	xlcof, xmcof, nodecf          float64
+}
+
+// Propagation errors (the reference code's error codes in brackets).
+// They are values, so Propagate does not allocate.
+var (
+	ErrEccentricity = errors.New("sgp4: mean eccentricity outside 0 ≤ e < 1 [1]")
+	ErrMeanMotion   = errors.New("sgp4: mean motion ≤ 0 [2]")
+	ErrSemiLatus    = errors.New("sgp4: semi-latus rectum < 0 [4]")
+	ErrDecayed      = errors.New("sgp4: satellite has decayed (radius < 1 Earth radius) [6]")
+	ErrDeepSpace    = errors.New("sgp4: deep-space orbit (period ≥ 225 min) needs SDP4, which is not implemented")
+)
+
+// deepSpacePeriod is the period from which SGP4 switches to its
+// deep-space branch (Vallado et al. 2006: 2π/no ≥ 225 min).
+const deepSpacePeriod = 225.0
+
+// NewSGP4 initialises the propagator for t (the reference code's sgp4init
+// with initl). It returns ErrDeepSpace for periods of 225 min and more.
+func NewSGP4(t TLE) (*SGP4, error) {
+	const xpdotp = minutesPerDay / twoPi // rev/day per rad/min
+	s := &SGP4{tle: t, epoch: t.Epoch}
+	s.bstar = t.BStar
+	s.ecco = t.Eccentricity
+	s.argpo = t.ArgPerigee * deg2rad
+	s.inclo = t.Inclination * deg2rad
+	s.mo = t.MeanAnomaly * deg2rad
+	s.nodeo = t.RAAN * deg2rad
+	noKozai := t.MeanMotion / xpdotp
+	if noKozai <= 0 {
+		return nil, fmt.Errorf("sat %d: %w", t.SatNum, ErrMeanMotion)
+	}
+	if s.ecco < 0 || s.ecco >= 1 {
+		return nil, fmt.Errorf("sat %d: %w", t.SatNum, ErrEccentricity)
+	}
+
+	// initl: recover the Brouwer mean motion from the Kozai one.
+	const x2o3 = 2.0 / 3.0
+	eccsq := s.ecco * s.ecco
+	omeosq := 1 - eccsq
+	rteosq := math.Sqrt(omeosq)
+	cosio := math.Cos(s.inclo)
+	cosio2 := cosio * cosio
+	ak := math.Pow(xke/noKozai, x2o3)
+	d1 := 0.75 * wgs72J2 * (3*cosio2 - 1) / (rteosq * omeosq)
+	del := d1 / (ak * ak)
+	adel := ak * (1 - del*del - del*(1.0/3.0+134*del*del/81))
+	del = d1 / (adel * adel)
+	s.no = noKozai / (1 + del)
+	if twoPi/s.no >= deepSpacePeriod {
+		return nil, fmt.Errorf("sat %d: period %.1f min: %w", t.SatNum, twoPi/s.no, ErrDeepSpace)
+	}
+	ao := math.Pow(xke/s.no, x2o3)
+	sinio := math.Sin(s.inclo)
+	po := ao * omeosq
+	con42 := 1 - 5*cosio2
+	s.con41 = -con42 - cosio2 - cosio2
+	posq := po * po
+	rp := ao * (1 - s.ecco)
+
+	// sgp4init, near-Earth part.
+	ss := 78.0/wgs72Radius + 1
+	qzms2t := math.Pow((120.0-78.0)/wgs72Radius, 4)
+	// Perigee below 220 km: the simplified drag equations (isimp).
+	s.isimp = rp < 220.0/wgs72Radius+1
+	sfour, qzms24 := ss, qzms2t
+	perige := (rp - 1) * wgs72Radius
+	if perige < 156 {
+		sfour = perige - 78
+		if perige < 98 {
+			sfour = 20
+		}
+		qzms24 = math.Pow((120-sfour)/wgs72Radius, 4)
+		sfour = sfour/wgs72Radius + 1
+	}
+	pinvsq := 1 / posq
+	tsi := 1 / (ao - sfour)
+	s.eta = ao * s.ecco * tsi
+	etasq := s.eta * s.eta
+	eeta := s.ecco * s.eta
+	psisq := math.Abs(1 - etasq)
+	coef := qzms24 * math.Pow(tsi, 4)
+	coef1 := coef / math.Pow(psisq, 3.5)
+	cc2 := coef1 * s.no * (ao*(1+1.5*etasq+eeta*(4+etasq)) +
+		0.375*wgs72J2*tsi/psisq*s.con41*(8+3*etasq*(8+etasq)))
+	s.cc1 = s.bstar * cc2
+	cc3 := 0.0
+	if s.ecco > 1e-4 {
+		cc3 = -2 * coef * tsi * wgs72J3OverJ2 * s.no * sinio / s.ecco
+	}
+	s.x1mth2 = 1 - cosio2
+	s.cc4 = 2 * s.no * coef1 * ao * omeosq * (s.eta*(2+0.5*etasq) + s.ecco*(0.5+2*etasq) -
+		wgs72J2*tsi/(ao*psisq)*(-3*s.con41*(1-2*eeta+etasq*(1.5-0.5*eeta))+
+			0.75*s.x1mth2*(2*etasq-eeta*(1+etasq))*math.Cos(2*s.argpo)))
+	s.cc5 = 2 * coef1 * ao * omeosq * (1 + 2.75*(etasq+eeta) + eeta*etasq)
+	cosio4 := cosio2 * cosio2
+	temp1 := 1.5 * wgs72J2 * pinvsq * s.no
+	temp2 := 0.5 * temp1 * wgs72J2 * pinvsq
+	temp3 := -0.46875 * wgs72J4 * pinvsq * pinvsq * s.no
+	s.mdot = s.no + 0.5*temp1*rteosq*s.con41 + 0.0625*temp2*rteosq*(13-78*cosio2+137*cosio4)
+	s.argpdot = -0.5*temp1*con42 + 0.0625*temp2*(7-114*cosio2+395*cosio4) +
+		temp3*(3-36*cosio2+49*cosio4)
+	xhdot1 := -temp1 * cosio
+	s.nodedot = xhdot1 + (0.5*temp2*(4-19*cosio2)+2*temp3*(3-7*cosio2))*cosio
+	s.omgcof = s.bstar * cc3 * math.Cos(s.argpo)
+	if s.ecco > 1e-4 {
+		s.xmcof = -x2o3 * coef * s.bstar / eeta
+	}
+	s.nodecf = 3.5 * omeosq * xhdot1 * s.cc1
+	s.t2cof = 1.5 * s.cc1
+	// Guard the division for inclinations near 180° (temp4 = 1.5e-12).
+	den := 1 + cosio
+	if math.Abs(den) <= 1.5e-12 {
+		den = 1.5e-12
+	}
+	s.xlcof = -0.25 * wgs72J3OverJ2 * sinio * (3 + 5*cosio) / den
+	s.aycof = -0.5 * wgs72J3OverJ2 * sinio
+	s.delmo = math.Pow(1+s.eta*math.Cos(s.mo), 3)
+	s.sinmao = math.Sin(s.mo)
+	s.x7thm1 = 7*cosio2 - 1
+	if !s.isimp {
+		cc1sq := s.cc1 * s.cc1
+		s.d2 = 4 * ao * tsi * cc1sq
+		temp := s.d2 * tsi * s.cc1 / 3
+		s.d3 = (17*ao + sfour) * temp
+		s.d4 = 0.5 * temp * ao * tsi * (221*ao + 31*sfour) * s.cc1
+		s.t3cof = s.d2 + 2*cc1sq
+		s.t4cof = 0.25 * (3*s.d3 + s.cc1*(12*s.d2+10*cc1sq))
+		s.t5cof = 0.2 * (3*s.d4 + 12*s.cc1*s.d3 + 6*s.d2*s.d2 + 15*cc1sq*(2*s.d2+cc1sq))
+	}
+	// The reference code propagates to epoch once; so do we, to report
+	// elements that are already unusable.
+	if _, _, err := s.Propagate(0); err != nil {
+		return nil, fmt.Errorf("sat %d at epoch: %w", t.SatNum, err)
+	}
+	return s, nil
+}
+
+// TLE returns the element set the propagator was built from.
+func (s *SGP4) TLE() TLE { return s.tle }
+
+// Epoch returns the element set's epoch.
+func (s *SGP4) Epoch() time.Time { return s.epoch }
+
+// At propagates to the instant t.
+func (s *SGP4) At(t time.Time) (r, v Vec3, err error) {
+	return s.Propagate(t.Sub(s.epoch).Minutes())
+}
+
+// Propagate returns the TEME position (km) and velocity (km/s) tsince
+// minutes after the epoch (the reference code's sgp4, near-Earth part).
+// It does not allocate.
+func (s *SGP4) Propagate(tsince float64) (r, v Vec3, err error) {
+	const x2o3 = 2.0 / 3.0
+	vkmpersec := wgs72Radius * xke / 60
+	t := tsince
+
+	// Secular gravity and atmospheric drag.
+	xmdf := s.mo + s.mdot*t
+	argpdf := s.argpo + s.argpdot*t
+	nodedf := s.nodeo + s.nodedot*t
+	argpm, mm := argpdf, xmdf
+	t2 := t * t
+	nodem := nodedf + s.nodecf*t2
+	tempa := 1 - s.cc1*t
+	tempe := s.bstar * s.cc4 * t
+	templ := s.t2cof * t2
+	if !s.isimp {
+		delomg := s.omgcof * t
+		delmtemp := 1 + s.eta*math.Cos(xmdf)
+		delm := s.xmcof * (delmtemp*delmtemp*delmtemp - s.delmo)
+		temp := delomg + delm
+		mm = xmdf + temp
+		argpm = argpdf - temp
+		t3 := t2 * t
+		t4 := t3 * t
+		tempa = tempa - s.d2*t2 - s.d3*t3 - s.d4*t4
+		tempe += s.bstar * s.cc5 * (math.Sin(mm) - s.sinmao)
+		templ += s.t3cof*t3 + t4*(s.t4cof+t*s.t5cof)
+	}
+	nm, em, inclm := s.no, s.ecco, s.inclo
+	if nm <= 0 {
+		return r, v, ErrMeanMotion
+	}
+	am := math.Pow(xke/nm, x2o3) * tempa * tempa
+	nm = xke / math.Pow(am, 1.5)
+	em -= tempe
+	if em >= 1 || em < -0.001 {
+		return r, v, ErrEccentricity
+	}
+	if em < 1e-6 {
+		em = 1e-6
+	}
+	mm += s.no * templ
+	xlm := mm + argpm + nodem
+	nodem = math.Mod(nodem, twoPi)
+	argpm = math.Mod(argpm, twoPi)
+	xlm = math.Mod(xlm, twoPi)
+	mm = math.Mod(xlm-argpm-nodem, twoPi)
+
+	// Long-period periodics.
+	sinip, cosip := math.Sincos(inclm)
+	axnl := em * math.Cos(argpm)
+	temp := 1 / (am * (1 - em*em))
+	aynl := em*math.Sin(argpm) + temp*s.aycof
+	xl := mm + argpm + nodem + temp*s.xlcof*axnl
+
+	// Kepler's equation, Newton–Raphson with steps capped at 0.95 rad.
+	u := math.Mod(xl-nodem, twoPi)
+	eo1 := u
+	tem5 := 9999.9
+	var sineo1, coseo1 float64
+	for ktr := 1; math.Abs(tem5) >= 1e-12 && ktr <= 10; ktr++ {
+		sineo1, coseo1 = math.Sincos(eo1)
+		tem5 = 1 - coseo1*axnl - sineo1*aynl
+		tem5 = (u - aynl*coseo1 + axnl*sineo1 - eo1) / tem5
+		if math.Abs(tem5) >= 0.95 {
+			tem5 = math.Copysign(0.95, tem5)
+		}
+		eo1 += tem5
+	}
+
+	// Short-period periodics.
+	ecose := axnl*coseo1 + aynl*sineo1
+	esine := axnl*sineo1 - aynl*coseo1
+	el2 := axnl*axnl + aynl*aynl
+	pl := am * (1 - el2)
+	if pl < 0 {
+		return r, v, ErrSemiLatus
+	}
+	rl := am * (1 - ecose)
+	rdotl := math.Sqrt(am) * esine / rl
+	rvdotl := math.Sqrt(pl) / rl
+	betal := math.Sqrt(1 - el2)
+	temp = esine / (1 + betal)
+	sinu := am / rl * (sineo1 - aynl - axnl*temp)
+	cosu := am / rl * (coseo1 - axnl + aynl*temp)
+	su := math.Atan2(sinu, cosu)
+	sin2u := (cosu + cosu) * sinu
+	cos2u := 1 - 2*sinu*sinu
+	temp = 1 / pl
+	temp1 := 0.5 * wgs72J2 * temp
+	temp2 := temp1 * temp
+
+	mrt := rl*(1-1.5*temp2*betal*s.con41) + 0.5*temp1*s.x1mth2*cos2u
+	su -= 0.25 * temp2 * s.x7thm1 * sin2u
+	xnode := nodem + 1.5*temp2*cosip*sin2u
+	xinc := inclm + 1.5*temp2*cosip*sinip*cos2u
+	mvt := rdotl - nm*temp1*s.x1mth2*sin2u/xke
+	rvdot := rvdotl + nm*temp1*(s.x1mth2*cos2u+1.5*s.con41)/xke
+
+	// Orientation vectors.
+	sinsu, cossu := math.Sincos(su)
+	snod, cnod := math.Sincos(xnode)
+	sini, cosi := math.Sincos(xinc)
+	xmx := -snod * cosi
+	xmy := cnod * cosi
+	ux := xmx*sinsu + cnod*cossu
+	uy := xmy*sinsu + snod*cossu
+	uz := sini * sinsu
+	vx := xmx*cossu - cnod*sinsu
+	vy := xmy*cossu - snod*sinsu
+	vz := sini * cossu
+
+	r = Vec3{mrt * ux * wgs72Radius, mrt * uy * wgs72Radius, mrt * uz * wgs72Radius}
+	v = Vec3{(mvt*ux + rvdot*vx) * vkmpersec, (mvt*uy + rvdot*vy) * vkmpersec, (mvt*uz + rvdot*vz) * vkmpersec}
+	if mrt < 1 {
+		return r, v, ErrDecayed
+	}
+	return r, v, nil
+}
