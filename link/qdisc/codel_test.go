@@ -124,3 +124,33 @@ func median(ds []time.Duration) time.Duration {
 func ceilMs(d time.Duration) time.Duration {
 	return (d + time.Millisecond - 1) / time.Millisecond * time.Millisecond
 }
+
+// TestECNMarksInsteadOfDrops: an ECN-capable Reno-like flow through the
+// marking AQMs with ECN on sees CE marks and no drops (RFC 3168 §5; RFC
+// 8289 §5 and RFC 8290 §4.2 mark where they would drop; RFC 8033 §5.1
+// marks while drop_prob ≤ 10%); with ECN off the same AQMs drop.
+func TestECNMarksInsteadOfDrops(t *testing.T) {
+	for _, name := range []string{"codel", "pie", "fq_codel", "fq_pie", "red", "ared", "cake"} {
+		for _, ecn := range []bool{true, false} {
+			s := aimd(0, 20*time.Millisecond)
+			s.ect = true
+			var q link.Queue
+			b := newBench(t, rate12, func(drop link.DropFunc) link.Queue {
+				var err error
+				q, err = New(Config{Discipline: name, ECN: ecn, RateBps: rate12}, rng(5), drop)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return q
+			}, s)
+			b.run(30 * time.Second)
+			st := q.(interface{ Stats() Stats }).Stats()
+			if ecn && (st.Marks == 0 || b.drops != 0) {
+				t.Errorf("%s ecn on: %d marks, %d drops; want marks only", name, st.Marks, b.drops)
+			}
+			if !ecn && (st.Marks != 0 || st.AQMDrops == 0) {
+				t.Errorf("%s ecn off: %d marks, %d AQM drops; want drops only", name, st.Marks, st.AQMDrops)
+			}
+		}
+	}
+}

@@ -38,6 +38,11 @@ type drr struct {
 	quantum            int
 	sparse             bool
 	total              backlog
+	// quantumOf, when set, gives a flow's quantum at each replenishment
+	// (CAKE's per-host scaling); onOld is told when a flow joins (+1) or
+	// leaves (−1) old_flows (CAKE counts bulk flows per host).
+	quantumOf func(i int32) int
+	onOld     func(i int32, delta int)
 }
 
 func newDRR(n, quantum int, sparse bool) drr {
@@ -51,6 +56,9 @@ func newDRR(n, quantum int, sparse bool) drr {
 
 func (d *drr) pushList(l *flowList, i int32, which uint8) {
 	f := &d.flows[i]
+	if which == listOld && d.onOld != nil {
+		d.onOld(i, 1)
+	}
 	f.next, f.list = -1, which
 	if l.tail < 0 {
 		l.head = i
@@ -63,6 +71,9 @@ func (d *drr) pushList(l *flowList, i int32, which uint8) {
 func (d *drr) popList(l *flowList) int32 {
 	i := l.head
 	f := &d.flows[i]
+	if f.list == listOld && d.onOld != nil {
+		d.onOld(i, -1)
+	}
 	l.head = f.next
 	if l.head < 0 {
 		l.tail = -1
@@ -104,6 +115,9 @@ func (d *drr) head() int32 {
 		i := l.head
 		f := &d.flows[i]
 		if f.deficit <= 0 {
+			if d.quantumOf != nil {
+				f.quantum = d.quantumOf(i)
+			}
 			f.deficit += f.quantum
 			d.popList(l)
 			d.pushList(&d.oldFlows, i, listOld)

@@ -25,6 +25,9 @@ func fqCases() []fqCase {
 		{"fq_pie", func(drop link.DropFunc) link.Queue {
 			return NewFQPIE(FQPIEFlows, FQPIEQuantum, PIETarget, PIETupdate, PIEAlpha, PIEBeta, PIEMaxBurst, link.QueueLimit{Packets: FQPIELimit}, false, rng(7), drop)
 		}, false},
+		{"cake", func(drop link.DropFunc) link.Queue {
+			return NewCake(rate12, link.QueueLimit{Packets: CakeLimit}, false, rng(7), drop)
+		}, false},
 		{"sfq", func(drop link.DropFunc) link.Queue {
 			return NewSFQ(SFQFlows, SFQQuantum, SFQPerturb, link.QueueLimit{Packets: SFQLimit}, rng(7), drop)
 		}, true},

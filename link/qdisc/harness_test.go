@@ -46,6 +46,7 @@ type bench struct {
 	acks   []ackEv // pending feedback, in time order (fixed RTT keeps order)
 	drops  int
 	onDrop func(now time.Duration, p *packet.Packet)
+	hostOf func(packet.FlowID) uint32 // packet.Host by flow (nil: 0)
 }
 
 func (b *bench) drop(now time.Duration, p *packet.Packet, _ link.DropCause) {
@@ -63,6 +64,9 @@ func (b *bench) drop(now time.Duration, p *packet.Packet, _ link.DropCause) {
 func (b *bench) send(now time.Duration, s *source) {
 	p := b.pool.Get()
 	p.Flow, p.Size, p.ECT, p.SentAt, p.Kind = s.flow, s.size, s.ect, now, packet.Data
+	if b.hostOf != nil {
+		p.Host = b.hostOf(p.Flow)
+	}
 	if s.every == 0 {
 		s.inflight++
 	}

@@ -120,6 +120,10 @@ var registry = []Info{
 		build: func(c Config, p func(string) float64, rng *rand.Rand, drop link.DropFunc) link.Queue {
 			return NewFQPIE(int(p("flows")), int(p("quantum")), d(p, "target"), d(p, "tupdate"), p("alpha"), p("beta"), d(p, "max_burst"), c.Limit, c.ECN, rng, drop)
 		}},
+	{Name: "cake", Description: "CAKE's flow isolation and COBALT AQM with host isolation (Høiland-Jørgensen et al. 2018; sch_cake)", DefaultLimit: CakeLimit, ECN: true,
+		build: func(c Config, _ func(string) float64, rng *rand.Rand, drop link.DropFunc) link.Queue {
+			return NewCake(c.RateBps, c.Limit, c.ECN, rng, drop)
+		}},
 }
 
 // Names lists the disciplines.
@@ -220,7 +224,7 @@ func (c Config) Validate() error {
 			return fieldErr("params.max_th", "%g: must be above min_th %g", hi, lo)
 		}
 	}
-	if (name == "red" || name == "ared") && !(c.RateBps > 0) {
+	if (name == "red" || name == "ared" || name == "cake") && !(c.RateBps > 0) {
 		return fieldErr("discipline", "%s needs the link rate", name)
 	}
 	return nil
