@@ -53,6 +53,8 @@ func (c *classifier) classify(b []byte, p *packet.Packet) bool {
 	copy(k.b[:], b[16:20])
 	p.Size = total
 	p.Kind = packet.Probe
+	p.ECT = b[1]&ecnMask != 0 // an AQM may mark it instead of dropping (RFC 3168 §5)
+	p.Host = binary.BigEndian.Uint32(b[12:16])
 	l4 := b[ihl:total]
 	fragment := binary.BigEndian.Uint16(b[6:8])&0x1fff != 0
 	switch {

@@ -18,18 +18,32 @@ type QueueLimit struct {
 	Bytes   int
 }
 
-// Bottleneck is a drop-tail FIFO queue served at a fixed rate: the packet at
-// the head is serialised for Size·8/rate and then released. The packet being
-// serialised does not count against the limit (it is on the wire, as under a
-// Linux qdisc).
-type Bottleneck struct {
+// Server serves a Queue at a fixed rate: it takes the next packet from the
+// queue when the wire is free, serialises it for Size·8/rate and then
+// releases it. The packet on the wire has left the queue, so it does not
+// count against the queue's limit (as under a Linux qdisc, which hands a
+// packet to the device when the device is ready).
+type Server struct {
 	rateBps float64
-	limit   QueueLimit
-	drop    DropFunc
+	q       Queue
 
-	q        packet.FIFO
-	headDone time.Duration // when the head packet finishes serialisation
-	lastDone time.Duration // when the previous packet finished
+	wire     *packet.Packet // being serialised, or nil
+	wireDone time.Duration  // when wire finishes serialisation
+	lastDone time.Duration  // when the previous packet finished
+}
+
+// Bottleneck is a drop-tail FIFO served at a fixed rate.
+type Bottleneck = Server
+
+// NewServer returns a server of rateBps bits/s for q.
+func NewServer(rateBps float64, q Queue) (*Server, error) {
+	if rateBps <= 0 {
+		return nil, fmt.Errorf("bottleneck rate %g bit/s: must be > 0", rateBps)
+	}
+	if q == nil {
+		return nil, fmt.Errorf("bottleneck: no queue")
+	}
+	return &Server{rateBps: rateBps, q: q}, nil
 }
 
 // NewBottleneck returns a drop-tail queue served at rateBps bits/s.
@@ -37,62 +51,67 @@ func NewBottleneck(rateBps float64, limit QueueLimit, drop DropFunc) (*Bottlenec
 	if rateBps <= 0 {
 		return nil, fmt.Errorf("bottleneck rate %g bit/s: must be > 0", rateBps)
 	}
-	if limit.Packets < 0 || limit.Bytes < 0 {
-		return nil, fmt.Errorf("bottleneck queue limit %+v: must be >= 0", limit)
+	q, err := NewTailDrop(limit, drop)
+	if err != nil {
+		return nil, fmt.Errorf("bottleneck %w", err)
 	}
-	return &Bottleneck{rateBps: rateBps, limit: limit, drop: drop}, nil
+	return NewServer(rateBps, q)
 }
 
-func (b *Bottleneck) txTime(p *packet.Packet) time.Duration {
-	return time.Duration(float64(p.Size) * 8 / b.rateBps * float64(time.Second))
+// Queue returns the discipline the server serves.
+func (s *Server) Queue() Queue { return s.q }
+
+func (s *Server) txTime(p *packet.Packet) time.Duration {
+	return time.Duration(float64(p.Size) * 8 / s.rateBps * float64(time.Second))
 }
 
-// Enqueue adds p at the tail, or drops it when the queue is full.
-func (b *Bottleneck) Enqueue(now time.Duration, p *packet.Packet) {
-	waiting := b.q.Len() // packets not yet on the wire
-	waitingBytes := b.q.Bytes()
-	if head := b.q.Peek(); head != nil {
-		waiting--
-		waitingBytes -= head.Size
+// Enqueue offers p to the queue and starts serving it if the wire is idle.
+func (s *Server) Enqueue(now time.Duration, p *packet.Packet) {
+	s.q.Enqueue(now, p)
+	if s.wire == nil {
+		s.startNext(now)
 	}
-	if (b.limit.Packets > 0 && waiting >= b.limit.Packets) ||
-		(b.limit.Bytes > 0 && waitingBytes+p.Size > b.limit.Bytes) {
-		b.drop(now, p, DropTail)
+}
+
+// startNext puts the queue's next packet on the wire when it becomes free
+// at t. It starts when the previous one finished or when it arrived,
+// whichever is later, independent of when we were polled.
+func (s *Server) startNext(t time.Duration) {
+	p := s.q.Dequeue(t)
+	if p == nil {
 		return
 	}
-	p.EnqueuedAt = now
-	if b.q.Len() == 0 {
-		start := max(now, b.lastDone)
-		b.headDone = start + b.txTime(p)
-	}
-	b.q.Push(p)
+	s.wire = p
+	s.wireDone = max(s.lastDone, p.EnqueuedAt) + s.txTime(p)
 }
 
-// Dequeue releases the head once its serialisation has finished.
-func (b *Bottleneck) Dequeue(now time.Duration) *packet.Packet {
-	head := b.q.Peek()
-	if head == nil || b.headDone > now {
+// Dequeue releases the packet on the wire once its serialisation has
+// finished, and starts the next.
+func (s *Server) Dequeue(now time.Duration) *packet.Packet {
+	p := s.wire
+	if p == nil || s.wireDone > now {
 		return nil
 	}
-	b.q.Pop()
-	b.lastDone = b.headDone
-	if next := b.q.Peek(); next != nil {
-		// The next packet starts when the previous one finished (it was
-		// queued by then), independent of when we were polled.
-		b.headDone = max(b.lastDone, next.EnqueuedAt) + b.txTime(next)
-	}
-	return head
+	s.wire = nil
+	s.lastDone = s.wireDone
+	s.startNext(s.lastDone)
+	return p
 }
 
-// NextEvent is when the head finishes serialisation.
-func (b *Bottleneck) NextEvent() time.Duration {
-	if b.q.Len() == 0 {
+// NextEvent is when the packet on the wire finishes serialisation.
+func (s *Server) NextEvent() time.Duration {
+	if s.wire == nil {
 		return Never
 	}
-	return b.headDone
+	return s.wireDone
 }
 
 // Snapshot reports the queue (including the packet on the wire) and rate.
-func (b *Bottleneck) Snapshot(time.Duration) Snapshot {
-	return Snapshot{QueuePackets: b.q.Len(), QueueBytes: b.q.Bytes(), RateBps: b.rateBps}
+func (s *Server) Snapshot(time.Duration) Snapshot {
+	n, b := s.q.Len(), s.q.Bytes()
+	if s.wire != nil {
+		n++
+		b += s.wire.Size
+	}
+	return Snapshot{QueuePackets: n, QueueBytes: b, RateBps: s.rateBps}
 }

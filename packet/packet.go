@@ -65,6 +65,9 @@ func (b Block) Len() uint64 { return b.End - b.Start }
 type Packet struct {
 	Flow FlowID
 	Kind Kind
+	// Host names the sending host, for queues that share a link fairly
+	// among hosts (CAKE's host isolation); 0 when unknown.
+	Host uint32
 	// Size is the number of bytes on the wire (headers included); links
 	// serialise and count by it.
 	Size int
@@ -74,6 +77,7 @@ type Packet struct {
 	Len     int    // payload bytes
 	TxID    uint64 // sender's transmission counter: unique per (re)transmission
 	Retrans bool   // this transmission is a retransmission
+	ECT     bool   // ECN-Capable Transport, ECT(0) or ECT(1) (RFC 3168 §5)
 	CE      bool   // ECN Congestion Experienced, set by an AQM that marks
 
 	// ACKs.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/link/qdisc"
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/sim"
 )
@@ -55,7 +56,8 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 	return spec, nil
 }
 
-// fixedPath is a dumbbell: forward = i.i.d. loss → drop-tail bottleneck →
+// fixedPath is a dumbbell: forward = i.i.d. loss → bottleneck (the queue's
+// discipline served at the rate) →
 // rtt/2 propagation; reverse = its own bottleneck (the forward rate and an
 // unbounded queue unless configured) → loss → rtt/2.
 func (s *Scenario) fixedPath(spec *netsim.Spec) {
@@ -63,18 +65,29 @@ func (s *Scenario) fixedPath(spec *netsim.Spec) {
 	half := p.RTT / 2
 	spec.BaseRTT = p.RTT
 	spec.Forward = netsim.LinkSpec{Name: "forward", Build: func(drop link.DropFunc) (link.Stage, error) {
-		return chain(p.RateBps, p.Queue, p.Loss, half, sim.Stream(s.Seed, "link/forward/loss"), drop)
+		return chain(p.RateBps, p.Queue, p.Loss, half, sim.Stream(s.Seed, "link/forward/loss"), sim.Stream(s.Seed, "link/forward/qdisc"), drop)
 	}}
 	revRate := p.Reverse.RateBps
 	if revRate == 0 {
 		revRate = p.RateBps
 	}
 	spec.Reverse = netsim.LinkSpec{Name: "reverse", Build: func(drop link.DropFunc) (link.Stage, error) {
-		return chain(revRate, p.Reverse.Queue, p.Reverse.Loss, p.RTT-half, sim.Stream(s.Seed, "link/reverse/loss"), drop)
+		return chain(revRate, p.Reverse.Queue, p.Reverse.Loss, p.RTT-half, sim.Stream(s.Seed, "link/reverse/loss"), sim.Stream(s.Seed, "link/reverse/qdisc"), drop)
 	}}
 }
 
-func chain(rate float64, q Queue, loss float64, delay time.Duration, rng *rand.Rand, drop link.DropFunc) (link.Stage, error) {
+// config is the queue's link/qdisc configuration on a link of rateBps.
+func (q Queue) config(rateBps float64) qdisc.Config {
+	return qdisc.Config{
+		Discipline: q.Discipline,
+		Limit:      link.QueueLimit{Packets: q.LimitPackets, Bytes: q.LimitBytes},
+		ECN:        q.ECN,
+		Params:     q.Params,
+		RateBps:    rateBps,
+	}
+}
+
+func chain(rate float64, q Queue, loss float64, delay time.Duration, rng, qrng *rand.Rand, drop link.DropFunc) (link.Stage, error) {
 	var stages []link.Stage
 	if loss > 0 {
 		l, err := link.NewLoss(loss, rng, drop)
@@ -83,7 +96,11 @@ func chain(rate float64, q Queue, loss float64, delay time.Duration, rng *rand.R
 		}
 		stages = append(stages, l)
 	}
-	b, err := link.NewBottleneck(rate, link.QueueLimit{Packets: q.LimitPackets, Bytes: q.LimitBytes}, drop)
+	queue, err := qdisc.New(q.config(rate), qrng, drop)
+	if err != nil {
+		return nil, err
+	}
+	b, err := link.NewServer(rate, queue)
 	if err != nil {
 		return nil, err
 	}

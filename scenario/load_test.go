@@ -79,8 +79,18 @@ func TestBadInput(t *testing.T) {
 			[]string{"bad.yaml:10:", "flows[0].sndbuf", "must be in", "64KiB"}},
 		{"sndbuf cbr", strings.Replace(good, "cca: cbr,", "cca: cbr, sndbuf: 1MiB,", 1),
 			[]string{"bad.yaml:11:", "flows[1].sndbuf", "TCP flows only"}},
-		{"discipline", strings.Replace(good, "droptail", "red", 1),
-			[]string{"bad.yaml:8:", "path.queue.discipline", "allowed: droptail"}},
+		{"discipline", strings.Replace(good, "droptail", "rde", 1),
+			[]string{"bad.yaml:8:", "path.queue.discipline", `"rde"`, "allowed: droptail, headdrop, red, ared, codel, pie, sfq, fq_codel, fq_pie"}},
+		{"qdisc param", strings.Replace(good, "{discipline: droptail, limit_packets: 417}", "{discipline: codel, params: {targt: 5ms}}", 1),
+			[]string{"bad.yaml:8:", "path.queue.params.targt", "unknown parameter of codel", "allowed: target, interval"}},
+		{"qdisc param range", strings.Replace(good, "{discipline: droptail, limit_packets: 417}", "{discipline: fq_codel, params: {quantum: 10}}", 1),
+			[]string{"bad.yaml:8:", "path.queue.params.quantum", "must be in [64,"}},
+		{"qdisc duration", strings.Replace(good, "{discipline: droptail, limit_packets: 417}", "{discipline: pie, params: {target: 15}}", 1),
+			[]string{"bad.yaml:8:", "path.queue.params.target", "not a duration"}},
+		{"qdisc ecn", strings.Replace(good, "{discipline: droptail, limit_packets: 417}", "{discipline: sfq, ecn: true}", 1),
+			[]string{"bad.yaml:8:", "path.queue.ecn", "sfq does not mark", "codel"}},
+		{"reverse qdisc", strings.Replace(good, "  rtt: 50ms\n", "  rtt: 50ms\n  reverse: {queue: {discipline: fq}}\n", 1),
+			[]string{"bad.yaml:8:", "path.reverse.queue.discipline", `"fq"`}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -3,6 +3,7 @@ package scenario
 import (
 	"time"
 
+	"github.com/leolab/leolab/link/qdisc"
 	"github.com/leolab/leolab/profile"
 )
 
@@ -53,11 +54,18 @@ type Path struct {
 	Reverse Reverse
 }
 
-// Queue configures a fixed link's bottleneck queue.
+// Queue configures a fixed link's bottleneck queue (see link/qdisc).
 type Queue struct {
-	Discipline   string // droptail
+	Discipline   string // one of Disciplines; "" is droptail
 	LimitPackets int
 	LimitBytes   int
+	ECN          bool               // mark ECN-capable packets instead of dropping
+	Params       map[string]float64 // by qdisc parameter name; durations in ns
+}
+
+// IsZero reports whether nothing is configured.
+func (q Queue) IsZero() bool {
+	return q.Discipline == "" && q.LimitPackets == 0 && q.LimitBytes == 0 && !q.ECN && len(q.Params) == 0
 }
 
 // Reverse configures the ACK direction of a fixed link.
@@ -88,7 +96,7 @@ type Flow struct {
 func (s *Scenario) Starlink() *profile.StarlinkProfile { return s.starlink }
 
 // Disciplines lists the queue disciplines of a fixed link.
-var Disciplines = []string{"droptail"}
+var Disciplines = qdisc.Names()
 
 // Directions lists the allowed path directions.
 var Directions = []string{"downlink", "uplink"}

@@ -2,6 +2,9 @@ package scenario
 
 import (
 	"strconv"
+	"strings"
+
+	"github.com/leolab/leolab/link/qdisc"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -106,7 +109,8 @@ func (d *decoder) path(n *yaml.Node) Path {
 
 func (d *decoder) queue(n *yaml.Node, path string) Queue {
 	q := Queue{}
-	d.fields(n, path, []string{"discipline", "limit_packets", "limit_bytes"}, func(k string, v *yaml.Node) {
+	var params *yaml.Node
+	d.fields(n, path, []string{"discipline", "limit_packets", "limit_bytes", "ecn", "params"}, func(k string, v *yaml.Node) {
 		switch k {
 		case "discipline":
 			q.Discipline = d.str(v, path+"."+k)
@@ -114,9 +118,56 @@ func (d *decoder) queue(n *yaml.Node, path string) Queue {
 			q.LimitPackets = int(d.integer(v, path+"."+k))
 		case "limit_bytes":
 			q.LimitBytes = int(d.size(v, path+"."+k))
+		case "ecn":
+			q.ECN = d.boolean(v, path+"."+k)
+		case "params":
+			params = v
 		}
 	})
+	if params != nil && d.err == nil {
+		q.Params = d.queueParams(params, path+".params", q.Discipline)
+	}
 	return q
+}
+
+// queueParams reads a discipline's params: durations (5ms) for duration
+// parameters, numbers otherwise.
+func (d *decoder) queueParams(n *yaml.Node, path, discipline string) map[string]float64 {
+	if n.Kind != yaml.MappingNode {
+		d.fail(n, path, "must be a mapping of parameter names to values")
+		return nil
+	}
+	if discipline == "" {
+		discipline = "droptail"
+	}
+	info, ok := qdisc.Lookup(discipline)
+	if !ok {
+		return nil // Validate names the discipline
+	}
+	out := map[string]float64{}
+	for j := 0; j+1 < len(n.Content) && d.err == nil; j += 2 {
+		key, v := n.Content[j], n.Content[j+1]
+		fp := path + "." + key.Value
+		d.lines[fp] = key.Line
+		if _, dup := out[key.Value]; dup {
+			d.fail(key, fp, "given twice")
+			break
+		}
+		p, ok := info.Param(key.Value)
+		switch {
+		case !ok:
+			allowed := "none"
+			if len(info.Params) > 0 {
+				allowed = strings.Join(info.ParamNames(), ", ")
+			}
+			d.fail(key, fp, "unknown parameter of %s (allowed: %s)", discipline, allowed)
+		case p.Duration:
+			out[key.Value] = float64(d.duration(v, fp))
+		default:
+			out[key.Value] = d.float(v, fp)
+		}
+	}
+	return out
 }
 
 func (d *decoder) flows(n *yaml.Node) []Flow {

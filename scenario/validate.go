@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/link/qdisc"
 	"github.com/leolab/leolab/profile"
 )
 
@@ -63,7 +65,7 @@ func (s *Scenario) validatePath(fail failFunc) error {
 		if p.Loss < 0 || p.Loss >= 1 {
 			return fail("path.loss", "%g: must be a probability in [0, 1)", p.Loss)
 		}
-		if err := validateQueue("path.queue", p.Queue, fail); err != nil {
+		if err := validateQueue("path.queue", p.Queue, p.RateBps, fail); err != nil {
 			return err
 		}
 		if p.Reverse.RateBps < 0 {
@@ -72,7 +74,11 @@ func (s *Scenario) validatePath(fail failFunc) error {
 		if p.Reverse.Loss < 0 || p.Reverse.Loss >= 1 {
 			return fail("path.reverse.loss", "%g: must be a probability in [0, 1)", p.Reverse.Loss)
 		}
-		return validateQueue("path.reverse.queue", p.Reverse.Queue, fail)
+		revRate := p.Reverse.RateBps
+		if revRate == 0 {
+			revRate = p.RateBps
+		}
+		return validateQueue("path.reverse.queue", p.Reverse.Queue, revRate, fail)
 	}
 	if p.Direction == "" {
 		p.Direction = "downlink"
@@ -80,23 +86,19 @@ func (s *Scenario) validatePath(fail failFunc) error {
 	if !slices.Contains(Directions, p.Direction) {
 		return fail("path.direction", "%q (allowed: %s)", p.Direction, strings.Join(Directions, ", "))
 	}
-	if p.RateBps != 0 || p.RTT != 0 || p.Loss != 0 || p.Queue != (Queue{}) || p.Reverse != (Reverse{}) {
+	if p.RateBps != 0 || p.RTT != 0 || p.Loss != 0 || !p.Queue.IsZero() || p.Reverse.RateBps != 0 || p.Reverse.Loss != 0 || !p.Reverse.Queue.IsZero() {
 		return fail("path", "rate, rtt, queue, loss and reverse apply to profile fixed; change a starlink parameter with overrides (see `leolab profile show starlink`)")
 	}
 	return s.resolveStarlink(fail)
 }
 
-func validateQueue(field string, q Queue, fail failFunc) error {
-	if q.Discipline != "" && !slices.Contains(Disciplines, q.Discipline) {
-		return fail(field+".discipline", "%q (allowed: %s)", q.Discipline, strings.Join(Disciplines, ", "))
+func validateQueue(field string, q Queue, rateBps float64, fail failFunc) error {
+	err := q.config(rateBps).Validate()
+	var fe *qdisc.FieldError
+	if errors.As(err, &fe) {
+		return fail(field+"."+fe.Field, "%s", fe.Msg)
 	}
-	if q.LimitPackets < 0 {
-		return fail(field+".limit_packets", "%d: must be >= 0 (0: unlimited)", q.LimitPackets)
-	}
-	if q.LimitBytes < 0 {
-		return fail(field+".limit_bytes", "%d: must be >= 0 (0: unlimited)", q.LimitBytes)
-	}
-	return nil
+	return err
 }
 
 // Send-buffer bounds: below 64 KiB a bulk flow is window-starved on any
