@@ -72,8 +72,11 @@ func parseValue(n profile.Numeric, s string) (float64, error) {
 // for Log parameters), so the unconstrained Nelder–Mead never leaves them.
 type Space []Param
 
-// edge keeps a start value at a bound finite in logit space.
-const edge = 1e-3
+// edge keeps a start value at least this share of its span inside the
+// bounds: at a bound the logit is infinite, and near it the simplex's steps
+// (simplexSize in logit units) would move the parameter by almost nothing
+// (seed 001's outage arrival loss of 0 is a bound).
+const edge = 0.05
 
 // Encode returns the coordinates of values.
 func (s Space) Encode(values []float64) []float64 {

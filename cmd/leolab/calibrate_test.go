@@ -1,0 +1,74 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A small calibration end to end: one parameter, uplink dedicated cells of
+// two cities and two CCAs, 10 s runs; it writes the profile, the report and
+// the CSVs, and the held-out city is predicted. Run again, it resumes from
+// its store: nothing runs and the fit is the same.
+func TestCalibrateSmall(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fit")
+	args := []string{"calibrate", "--out", dir, "--directions", "uplink", "--kinds", "dedicated", "--ccas", "bbr,cubic",
+		"--cities", "sydney,ohio", "--holdout", "london", "--duration", "10s", "--max-evals", "6",
+		"--param", "uplink.alloc.base=5Mbps:60Mbps:log"}
+	code, out, errOut := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	for _, want := range []string{"stage uplink: objective", "fitted:", "held out:", "uplink dedicated: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	yml, err := os.ReadFile(filepath.Join(dir, "fitted.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"uplink.alloc.base: ", "uplink.drift.median_rate_change: ", "# per-cell residuals", "sydney"} {
+		if !strings.Contains(string(yml), want) {
+			t.Errorf("fitted.yaml lacks %q:\n%s", want, yml)
+		}
+	}
+	for _, f := range []string{"report.html", "residuals.csv", "evaluations.csv", "store.db"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	code, out2, errOut := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("second run: exit %d\n%s", code, errOut)
+	}
+	if out2 != out {
+		t.Errorf("resumed fit differs:\n%s\nvs\n%s", out2, out)
+	}
+	yml2, _ := os.ReadFile(filepath.Join(dir, "fitted.yaml"))
+	if string(yml2) != string(yml) {
+		t.Error("resumed fit wrote another fitted.yaml")
+	}
+}
+
+func TestCalibrateBadInput(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--param", "uplink.alloc.nosuch"}, "unknown parameter"},
+		{[]string{"--param", "uplink.alloc.base=60Mbps:5Mbps"}, "want lo < hi"},
+		{[]string{"--param", "uplink.queue.isolation"}, "not a number"},
+		{[]string{"--holdout", "atlantis"}, "allowed:"},
+		{[]string{"--cities", "tokyo"}, "no real measurements"},
+		{[]string{"--loss", "l7"}, "allowed: cauchy"},
+		{[]string{"--weights", "1,2"}, "three numbers"},
+		{[]string{"--runs", "0"}, "allowed 1..100"},
+	} {
+		code, _, errOut := runCLI(append([]string{"calibrate", "--out", t.TempDir()}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
