@@ -49,10 +49,7 @@ type calibrateFlags struct {
 	weights    string
 	loss       string
 	out        string
-	workers    int
-	natsURL    string
-	ackWait    time.Duration
-	noProgress bool
+	exec       execFlags
 }
 
 func newCalibrateCmd() *cobra.Command {
@@ -67,7 +64,7 @@ without any, the embedded copy of the dataset (5-run means) is used. Tokyo has n
 data and is never fitted.
 
 Each evaluation runs the seed-000 experiment on the simulator through a campaign
-store (DIR/store.db): kill the fit and run the same command again, and it replays
+store (DIR/store.db, or --store): kill the fit and run the same command again, and it replays
 its path from the stored runs. Parameters are fitted per direction (downlink
 parameters on downlink cells, then uplink). Output in DIR: fitted.yaml (profile
 overrides with the fit in comments), report.html, residuals.csv, evaluations.csv.
@@ -95,10 +92,7 @@ overrides with the fit in comments), report.html, residuals.csv, evaluations.csv
 	fl.StringVar(&f.weights, "weights", "1,0.5,0.5", "objective weights of throughput,retransmissions,RTT inflation")
 	fl.StringVar(&f.loss, "loss", "cauchy", "robust loss: "+strings.Join(calibrate.Losses, ", "))
 	fl.StringVar(&f.out, "out", "calibrate-out", "output directory")
-	fl.IntVar(&f.workers, "workers", 0, "runs at once on this machine (0: all cores)")
-	fl.StringVar(&f.natsURL, "nats", "", "run on `leolab worker` processes through NATS JetStream at `URL`")
-	fl.DurationVar(&f.ackWait, "ack-wait", campaign.DefaultAckWait, "with --nats: redeliver a run whose worker is silent this long")
-	fl.BoolVar(&f.noProgress, "no-progress", false, "do not show progress on stderr")
+	f.exec.register(c)
 	return c
 }
 
@@ -248,8 +242,8 @@ func (e freshExec) Execute(ctx context.Context, runs []campaign.Run, done func(c
 }
 
 func runCalibrate(cmd *cobra.Command, args []string, f *calibrateFlags) error {
-	if cmd.Flags().Changed("workers") && f.natsURL != "" {
-		return badInput("calibrate: --workers and --nats exclude each other")
+	if err := f.exec.check(cmd); err != nil {
+		return err
 	}
 	c, err := f.resolve(args)
 	if err != nil {
@@ -258,7 +252,10 @@ func runCalibrate(cmd *cobra.Command, args []string, f *calibrateFlags) error {
 	if err := mkdirAll(f.out); err != nil {
 		return err
 	}
-	st, err := campaign.OpenStore(filepath.Join(f.out, "store.db"))
+	if f.exec.store == "" {
+		f.exec.store = filepath.Join(f.out, "store.db")
+	}
+	st, err := campaign.OpenStore(f.exec.store)
 	if err != nil {
 		return err
 	}
@@ -267,7 +264,7 @@ func runCalibrate(cmd *cobra.Command, args []string, f *calibrateFlags) error {
 	defer stop()
 	stderr := cmd.ErrOrStderr()
 	fwd := &calibrate.Forward{CCAs: c.ccas, Kinds: c.kinds, Seeds: c.seeds, Duration: f.duration, Store: st,
-		Exec: freshExec{workers: f.workers, url: f.natsURL, ackWait: f.ackWait, versionStamp: versionString()}}
+		Exec: freshExec{workers: f.exec.workers, url: f.exec.natsURL, ackWait: f.exec.ackWait, versionStamp: versionString()}}
 	j := &calibrationJob{c: c, fwd: fwd, f: f, stderr: stderr}
 	fits, err := j.fitAll(ctx, c.cities, "fit")
 	if err != nil {
@@ -334,7 +331,7 @@ func (j *calibrationJob) fitAll(ctx context.Context, cities []string, label stri
 			label, name, len(stg.space), fwd.Runs(), j.f.maxEvals)
 		began := time.Now()
 		opt := calibrate.Options{Objective: j.c.obj, MaxEvals: j.f.maxEvals, Tie: calibrate.DriftTie(stg.space, sp)}
-		if !j.f.noProgress {
+		if !j.f.exec.noProgress {
 			opt.Eval = func(e calibrate.Evaluation) {
 				fmt.Fprintf(j.stderr, "  %s %s eval %d: cost %.4f  %s  (%v)\n", label, name, e.N, e.Cost,
 					describe(stg.space, e.Values), time.Since(began).Round(time.Second))
