@@ -120,7 +120,7 @@ func validatePeer(ctx context.Context, udp *net.UDPConn, key []byte, t token, wa
 	for {
 		n, from, err := udp.ReadFromUDP(buf)
 		if ctx.Err() != nil {
-			return nil, ctx.Err()
+			return nil, context.Cause(ctx)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("no valid hello from the client within %v (a firewall dropping UDP to the server, or from it?): %w", wait, err)

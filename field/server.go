@@ -31,6 +31,9 @@ type Server struct {
 	replay *replayGuard
 }
 
+// errClientGone ends a handshake whose client closed its connection.
+var errClientGone = errors.New("client gone during the handshake")
+
 // Accept back-off after an error (EMFILE, ENFILE, ENOBUFS...): what
 // net/http's Server does.
 const (
@@ -131,6 +134,7 @@ func (s *Server) session(ctx context.Context, c net.Conn, pending *atomic.Int64)
 	if err != nil {
 		if errors.Is(err, errLineTooLong) {
 			_ = ctl.send(accept{Error: fmt.Sprintf("request line over %d bytes (the server's --max-line)", s.Limits.LineBytes)})
+			ctl.linger()
 		}
 		return err
 	}
@@ -191,7 +195,11 @@ func (s *Server) probe(ctx context.Context, ctl *control, req *request, used *in
 	flow.TraceLimit = int(s.Limits.TracePackets)
 	s.logf("%v: %s probe on UDP port %d, %.3g Mbit/s of %d-byte packets for %v", ctl.conn.RemoteAddr(), req.Direction, port, req.RateBps/1e6, flow.Size, flow.Duration)
 	var st handshakeStats
-	peer, err := validatePeer(ctx, udp, s.key, t, helloFor+controlTimeout, &st)
+	vctx, gone := context.WithCancelCause(ctx)
+	stopWatch := ctl.watchGone(func() { gone(errClientGone) })
+	peer, err := validatePeer(vctx, udp, s.key, t, helloFor+controlTimeout, &st)
+	stopWatch()
+	gone(nil)
 	if err == nil {
 		err = connectPeer(udp, peer)
 	}

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/leolab/leolab/result"
@@ -170,4 +172,44 @@ func (c *control) notify(v any, d time.Duration) {
 	defer c.mu.Unlock()
 	_ = c.conn.SetWriteDeadline(time.Now().Add(d))
 	_ = c.enc.Encode(v)
+}
+
+// watchGone calls gone if the peer closes the connection while nothing
+// is expected from it (a client that left during the handshake). The
+// returned stop ends the watch and returns once the watcher has let go of
+// the reader.
+func (c *control) watchGone(gone func()) (stop func()) {
+	var stopping atomic.Bool
+	done := make(chan struct{})
+	_ = c.conn.SetReadDeadline(time.Time{})
+	go func() {
+		defer close(done)
+		if _, err := c.r.Peek(1); err != nil && !stopping.Load() {
+			gone()
+		}
+	}()
+	return func() {
+		stopping.Store(true)
+		_ = c.conn.SetReadDeadline(time.Now())
+		<-done
+	}
+}
+
+// lingerBytes and lingerFor bound what a server reads and discards after
+// refusing an over-long line, so that its refusal reaches the client
+// before the close (closing with unread input sends a reset, which may
+// destroy the refusal in the client's receive queue).
+const (
+	lingerBytes = 1 << 20
+	lingerFor   = 500 * time.Millisecond
+)
+
+// linger half-closes the connection and discards a bounded amount of the
+// client's remaining input.
+func (c *control) linger() {
+	if tc, ok := c.conn.(*net.TCPConn); ok {
+		_ = tc.CloseWrite()
+	}
+	_ = c.conn.SetReadDeadline(time.Now().Add(lingerFor))
+	_, _ = io.CopyN(io.Discard, c.conn, lingerBytes)
 }
