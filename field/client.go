@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -153,8 +154,22 @@ const recordBytes, recordsSlack = 3*20 + 5, 4 << 20
 // probeUp sends the flow to the server's UDP port and fetches the trace.
 func probeUp(ctx context.Context, ctl *control, tx *net.UDPConn, req *request) (*result.Result, error) {
 	flow := req.flow()
+	// The server has nothing to say while the client sends, unless it
+	// stops: then stop sending and report why.
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var spoke atomic.Bool
+	stopWatch := ctl.watchPeer(func() { spoke.Store(true); cancel() })
 	epoch := time.Now()
-	sent, err := endpoint.SendCBR(ctx, tx, epoch, flow)
+	sent, err := endpoint.SendCBR(sctx, tx, epoch, flow)
+	stopWatch()
+	if spoke.Load() {
+		var rd ready
+		if e := ctl.recv(&rd, time.Second, replyLine); e == nil && rd.Error != "" {
+			return nil, fmt.Errorf("server: %s", rd.Error)
+		}
+		return nil, errors.New("server closed the control connection during the probe")
+	}
 	sm := newSentMsg(epoch, sent, err)
 	if serr := ctl.send(sm); err != nil || serr != nil {
 		return nil, errors.Join(err, serr)

@@ -32,7 +32,7 @@ type Server struct {
 }
 
 // errClientGone ends a handshake whose client closed its connection.
-var errClientGone = errors.New("client gone during the handshake")
+var errClientGone = errors.New("client gone (or out of turn) during the handshake")
 
 // Accept back-off after an error (EMFILE, ENFILE, ENOBUFS...): what
 // net/http's Server does.
@@ -61,10 +61,20 @@ func (s *Server) init() {
 // off from acceptBackoffMin to acceptBackoffMax and are retried.
 func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.init()
-	stop := context.AfterFunc(ctx, func() { ln.Close() })
-	defer stop()
 	var wg sync.WaitGroup
 	var pending, active atomic.Int64
+	var stopping atomic.Int64 // Unix ns
+	// Sessions end on their own context, cancelled once the shutdown
+	// has been logged (and counted).
+	sctx, endSessions := context.WithCancel(context.WithoutCancel(ctx))
+	defer endSessions()
+	stop := context.AfterFunc(ctx, func() {
+		stopping.Store(time.Now().UnixNano())
+		s.logf("shutting down: ending %d sessions", active.Load())
+		ln.Close()
+		endSessions()
+	})
+	defer stop()
 	var backoff time.Duration
 	for {
 		c, err := ln.Accept()
@@ -96,15 +106,17 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			defer wg.Done()
 			defer active.Add(-1)
 			defer c.Close()
-			if err := s.session(ctx, c, &pending); err != nil {
+			err := s.session(sctx, c, &pending)
+			switch {
+			case sctx.Err() != nil:
+				s.logf("%v: ended: server shutting down", c.RemoteAddr())
+			case err != nil:
 				s.logf("%v: %v", c.RemoteAddr(), err)
 			}
 		}()
 	}
-	n, began := active.Load(), time.Now()
-	s.logf("shutting down: ending %d sessions", n)
 	wg.Wait()
-	s.logf("stopped: %d sessions ended in %v", n, time.Since(began).Round(time.Millisecond))
+	s.logf("stopped: all sessions ended %v after the signal", time.Since(time.Unix(0, stopping.Load())).Round(time.Millisecond))
 	return nil
 }
 
@@ -196,7 +208,7 @@ func (s *Server) probe(ctx context.Context, ctl *control, req *request, used *in
 	s.logf("%v: %s probe on UDP port %d, %.3g Mbit/s of %d-byte packets for %v", ctl.conn.RemoteAddr(), req.Direction, port, req.RateBps/1e6, flow.Size, flow.Duration)
 	var st handshakeStats
 	vctx, gone := context.WithCancelCause(ctx)
-	stopWatch := ctl.watchGone(func() { gone(errClientGone) })
+	stopWatch := ctl.watchPeer(func() { gone(errClientGone) })
 	peer, err := validatePeer(vctx, udp, s.key, t, helloFor+controlTimeout, &st)
 	stopWatch()
 	gone(nil)
@@ -211,7 +223,7 @@ func (s *Server) probe(ctx context.Context, ctl *control, req *request, used *in
 		return err
 	}
 	if req.Direction == Up {
-		return s.receive(ctl, udp, flow, time.Duration(req.DrainNs), used)
+		return s.receive(ctx, ctl, udp, flow, time.Duration(req.DrainNs), used)
 	}
 	return s.send(ctx, ctl, udp, peer, flow, used)
 }
@@ -223,7 +235,7 @@ func (r *request) flow() endpoint.CBR {
 
 // receive is the server's side of an uplink probe: it receives until the
 // client says it has sent everything, waits drain, and returns the trace.
-func (s *Server) receive(ctl *control, udp *net.UDPConn, flow endpoint.CBR, drain time.Duration, used *int64) error {
+func (s *Server) receive(ctx context.Context, ctl *control, udp *net.UDPConn, flow endpoint.CBR, drain time.Duration, used *int64) error {
 	epoch := time.Now()
 	rx := startReceiver(udp, epoch, flow)
 	defer rx.finish()
@@ -236,7 +248,11 @@ func (s *Server) receive(ctl *control, udp *net.UDPConn, flow endpoint.CBR, drai
 		err = errors.New("client: " + sm.Error)
 	}
 	if err == nil {
-		time.Sleep(drain)
+		select {
+		case <-time.After(drain):
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
 	}
 	rep, rerr := rx.finish()
 	if rep != nil {

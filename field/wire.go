@@ -174,18 +174,19 @@ func (c *control) notify(v any, d time.Duration) {
 	_ = c.enc.Encode(v)
 }
 
-// watchGone calls gone if the peer closes the connection while nothing
-// is expected from it (a client that left during the handshake). The
+// watchPeer calls spoke if the peer sends anything or closes the
+// connection while nothing is expected from it (a client that left
+// during the handshake, a server that stops during an uplink). The
 // returned stop ends the watch and returns once the watcher has let go of
-// the reader.
-func (c *control) watchGone(gone func()) (stop func()) {
+// the reader, which keeps what the peer sent.
+func (c *control) watchPeer(spoke func()) (stop func()) {
 	var stopping atomic.Bool
 	done := make(chan struct{})
 	_ = c.conn.SetReadDeadline(time.Time{})
 	go func() {
 		defer close(done)
-		if _, err := c.r.Peek(1); err != nil && !stopping.Load() {
-			gone()
+		if _, _ = c.r.Peek(1); !stopping.Load() {
+			spoke()
 		}
 	}()
 	return func() {
