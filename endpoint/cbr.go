@@ -80,6 +80,10 @@ type CBRReport struct {
 	Trace []PacketTimes
 }
 
+// Validate reports what RunCBR, SendCBR and ReceiveCBR would refuse in c
+// (after its defaults).
+func (c CBR) Validate() error { return c.validate() }
+
 func (c *CBR) validate() error {
 	if c.Size == 0 {
 		c.Size = packet.MTU

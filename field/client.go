@@ -179,6 +179,13 @@ func probeUp(ctx context.Context, ctl *control, tx *net.UDPConn, req *request) (
 	if err := ctl.recv(&rec, time.Duration(req.DrainNs)+2*controlTimeout, limit); err != nil {
 		return nil, err
 	}
+	return uplinkResult(&rec, sm, req, epoch)
+}
+
+// uplinkResult puts the server's records of an uplink (sm is what this
+// client sent, on epoch) into the result, refusing records the probe
+// cannot have produced.
+func uplinkResult(rec *records, sm sentMsg, req *request, epoch time.Time) (*result.Result, error) {
 	if rec.Error != "" {
 		return nil, fmt.Errorf("server: %s", rec.Error)
 	}
@@ -191,6 +198,7 @@ func probeUp(ctx context.Context, ctl *control, tx *net.UDPConn, req *request) (
 	for i, p := range rec.Packets {
 		rep.Trace[i] = endpoint.PacketTimes{Seq: p[0], Sent: time.Duration(p[1] - base), Recv: time.Duration(p[2] - base)}
 	}
+	flow := req.flow()
 	f := rec.Flow
 	f.Packets = endpoint.ProbeRecords(rep, sm.Sent, flow.Start, req.gap(), 0)
 	return newResult(Up, epoch, flow, f, int64(len(rec.Packets)), sm), nil
