@@ -286,7 +286,7 @@ func (s *Server) send(ctx context.Context, ctl *control, udp *net.UDPConn, peer 
 	}
 	// A client that goes away (interrupted, crashed) closes the control
 	// connection: stop sending then, not at the end of the hour asked.
-	ctx, cancel := context.WithCancel(ctx)
+	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	go func() {
 		var any struct{}
@@ -294,8 +294,12 @@ func (s *Server) send(ctx context.Context, ctl *control, udp *net.UDPConn, peer 
 		cancel()
 	}()
 	epoch := time.Now()
-	rep, err := endpoint.SendCBR(ctx, udp, epoch, flow)
+	rep, err := endpoint.SendCBR(sctx, udp, epoch, flow)
 	sm := newSentMsg(epoch, rep, err)
+	if ctx.Err() != nil && sm.Error == "" {
+		// Cut short: a count without an error would pass for a whole probe.
+		sm.Error = fmt.Sprintf("server shutting down (the probe was cut short after %d packets)", sm.Sent)
+	}
 	*used = sm.Sent * int64(flow.Size)
 	s.logf("%v: downlink probe: sent %d to %v", ctl.conn.RemoteAddr(), sm.Sent, peer)
 	return errors.Join(err, ctl.send(sm))
