@@ -200,12 +200,12 @@ func (s *Server) probe(ctx context.Context, ctl *control, req *request, used *in
 	defer udp.Close()
 	t := newToken()
 	port := udp.LocalAddr().(*net.UDPAddr).Port
-	if err := ctl.send(accept{UDPPort: port, Session: t.String()}); err != nil {
-		return err
-	}
 	flow := req.flow()
 	flow.TraceLimit = int(s.Limits.TracePackets)
 	s.logf("%v: %s probe on UDP port %d, %.3g Mbit/s of %d-byte packets for %v", ctl.conn.RemoteAddr(), req.Direction, port, req.RateBps/1e6, flow.Size, flow.Duration)
+	if err := ctl.send(accept{UDPPort: port, Session: t.String()}); err != nil {
+		return err
+	}
 	var st handshakeStats
 	vctx, gone := context.WithCancelCause(ctx)
 	stopWatch := ctl.watchPeer(func() { gone(errClientGone) })
