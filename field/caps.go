@@ -76,7 +76,7 @@ func (a *admission) admit(ip netip.Addr, bytes int64, now time.Time) (*ticket, e
 		a.ips[ip] = u
 	}
 	if u.sessions >= a.lim.SessionsPerIP {
-		return nil, fmt.Errorf("%d probes from %v running already, the server's cap per address (--max-sessions-per-ip)", u.sessions, ip)
+		return nil, fmt.Errorf("probes from %v running already: %d, the server's cap per address (--max-sessions-per-ip)", ip, u.sessions)
 	}
 	if have := u.used(m); have+bytes > a.lim.BytesPerIPHour {
 		return nil, fmt.Errorf("a probe of %d bytes would bring %v's last hour to %d bytes, over the server's cap of %d per address per hour (--max-bytes-per-ip): ask for a slower or shorter probe, or wait",

@@ -37,6 +37,10 @@ func TestExitCodes(t *testing.T) {
 			t.Errorf("%v: exit %d, want %d", c.err, got, c.want)
 		}
 	}
+	// A directory named as the scenario file (issue 18: it exited 1).
+	if code, _, stderr := runCLI("sim", "-f", t.TempDir()); code != 2 || !strings.Contains(stderr, "is a directory") {
+		t.Errorf("sim -f DIR: exit %d, %q; want 2", code, stderr)
+	}
 }
 
 // The same through a real process: the status the shell sees.

@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"syscall"
 
 	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/scenario"
@@ -73,6 +74,8 @@ func exitCode(err error) int {
 	var se *scenario.Error
 	switch {
 	case errors.As(err, &ue), errors.As(err, &se), isCobraUsage(err):
+		return exitBadInput
+	case errors.Is(err, syscall.EISDIR): // a directory where a file was named
 		return exitBadInput
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted
