@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/netip"
 	"sync/atomic"
@@ -50,8 +51,10 @@ type CBR struct {
 	Drain                     time.Duration // 0: DefaultDrain
 	From, To                  string
 	Addr                      netip.AddrPort
-	// Trace keeps every received packet's times in CBRReport.Trace.
-	Trace bool
+	// Trace keeps every received packet's times in CBRReport.Trace, up to
+	// TraceLimit packets (0: no limit; the rest are counted, not traced).
+	Trace      bool
+	TraceLimit int
 	// KeepOff lists CPUs the sender and receiver threads stay off: the
 	// emulator's pump CPU (emu.Emulator.KeepOff).
 	KeepOff []int
@@ -77,6 +80,10 @@ type CBRReport struct {
 	Trace []PacketTimes
 }
 
+// Validate reports what RunCBR, SendCBR and ReceiveCBR would refuse in c
+// (after its defaults).
+func (c CBR) Validate() error { return c.validate() }
+
 func (c *CBR) validate() error {
 	if c.Size == 0 {
 		c.Size = packet.MTU
@@ -88,14 +95,29 @@ func (c *CBR) validate() error {
 		c.Drain = DefaultDrain
 	}
 	switch {
-	case c.RateBps <= 0:
-		return fmt.Errorf("cbr flow %d: rate %g bit/s: must be > 0", c.ID, c.RateBps)
+	case !(c.RateBps > 0) || math.IsInf(c.RateBps, 1): // also NaN
+		return fmt.Errorf("cbr flow %d: rate %g bit/s: must be finite and > 0", c.ID, c.RateBps)
 	case c.Size < udpIPHeaders+cbrHeader || c.Size > packet.MTU:
 		return fmt.Errorf("cbr flow %d: size %d: must be in [%d, %d]", c.ID, c.Size, udpIPHeaders+cbrHeader, packet.MTU)
 	case c.Duration <= 0:
 		return fmt.Errorf("cbr flow %d: duration %v: must be > 0", c.ID, c.Duration)
 	}
+	// The packet gap in int64 nanoseconds: a rate so low that it
+	// overflows (or so high that it rounds to 0) would send unpaced.
+	if g := float64(c.Size*8) / c.RateBps * float64(time.Second); !(g >= 1 && g <= float64(maxGap)) {
+		return fmt.Errorf("cbr flow %d: rate %g bit/s: %d-byte packets would be %.3g ns apart; want [1 ns, %v]", c.ID, c.RateBps, c.Size, g, maxGap)
+	}
 	return nil
+}
+
+// maxGap bounds a CBR flow's packet gap: a day, far from int64's 292
+// years, so Start + k·gap cannot overflow before Duration (also bounded:
+// a time.Duration) ends the flow.
+const maxGap = 24 * time.Hour
+
+// gap is a validated flow's packet spacing.
+func (c *CBR) gap() time.Duration {
+	return time.Duration(float64(c.Size*8) / c.RateBps * float64(time.Second))
 }
 
 // RunCBR runs the flow and blocks until its receiver has drained.
@@ -142,7 +164,7 @@ func (c *CBR) send(ctx context.Context, tx *net.UDPConn, epoch time.Time, rep *C
 	if err != nil {
 		return fmt.Errorf("cbr flow %d: %w", c.ID, err)
 	}
-	gap := time.Duration(float64(c.Size*8) / c.RateBps * float64(time.Second))
+	gap := c.gap()
 	spin := cbrSpin
 	if gap < cbrNoSpinGap {
 		spin = 0

@@ -77,7 +77,7 @@ func (r *cbrReceiver) add(data, oob []byte) {
 	size := int64(len(data) + udpIPHeaders)
 	rep.RecvBytes += size
 	t := time.Duration(rxNs - r.epochNs)
-	if r.c.Trace {
+	if r.c.Trace && (r.c.TraceLimit <= 0 || len(rep.Trace) < r.c.TraceLimit) {
 		rep.Trace = append(rep.Trace, PacketTimes{
 			Seq:  int64(binary.BigEndian.Uint64(data[0:8])),
 			Sent: time.Duration(txNs - r.epochNs), Recv: t,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -25,6 +26,8 @@ type Spec struct {
 	// Drain is how long the receiver keeps listening after the sender is
 	// done (0: endpoint.DefaultDrain).
 	Drain time.Duration
+	// Token, when set, signs the request with the server's shared secret.
+	Token string
 }
 
 func (s *Spec) defaults() {
@@ -61,6 +64,9 @@ func Probe(ctx context.Context, spec Spec) (*result.Result, error) {
 	if err := req.validate(); err != nil {
 		return nil, err
 	}
+	if spec.Token != "" {
+		sign(spec.Token, &req, time.Now())
+	}
 	c, err := dial(ctx, spec.Server)
 	if err != nil {
 		return nil, fmt.Errorf("server %s: %w (is `leolab net serve` running there?)", spec.Server, err)
@@ -69,35 +75,40 @@ func Probe(ctx context.Context, spec Spec) (*result.Result, error) {
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
 	ctl := newControl(c)
-	// The downlink's receiving socket exists before the request, so its
-	// hellos can go out as soon as the server answers.
-	var rx *net.UDPConn
-	if spec.Direction == Down {
-		if rx, err = net.ListenUDP("udp4", nil); err == nil {
-			err = endpoint.PrepareUDP(rx)
-		}
-		if err != nil {
-			return nil, err
-		}
-		defer rx.Close()
-	}
 	if err := ctl.send(req); err != nil {
 		return nil, err
 	}
 	var acc accept
-	if err := ctl.recv(&acc, controlTimeout); err != nil {
+	if err := ctl.recv(&acc, controlTimeout, replyLine); err != nil {
 		return nil, fmt.Errorf("server %s: %w", spec.Server, err)
 	}
 	if acc.Error != "" {
 		return nil, fmt.Errorf("server %s refused the probe: %s", spec.Server, acc.Error)
 	}
+	t, err := parseToken(acc.Session)
+	if err != nil || acc.UDPPort <= 0 || acc.UDPPort > 65535 {
+		return nil, fmt.Errorf("server %s: bad accept message (UDP port %d, %v)", spec.Server, acc.UDPPort, err)
+	}
+	// The probe's socket, connected to the server's: hellos and echoes go
+	// from it, and it hears nobody else.
 	peer := &net.UDPAddr{IP: c.RemoteAddr().(*net.TCPAddr).IP, Port: acc.UDPPort}
+	udp, err := net.DialUDP("udp4", nil, peer)
+	if err == nil {
+		err = endpoint.PrepareUDP(udp)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer udp.Close()
+	if err := openPath(ctl, udp, t); err != nil {
+		return nil, err
+	}
 	began := time.Now()
 	var res *result.Result
 	if spec.Direction == Up {
-		res, err = probeUp(ctx, ctl, peer, req)
+		res, err = probeUp(ctx, ctl, udp, &req)
 	} else {
-		res, err = probeDown(ctl, rx, peer, req)
+		res, err = probeDown(ctl, udp, &req)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -109,29 +120,77 @@ func Probe(ctx context.Context, spec Spec) (*result.Result, error) {
 	return res, nil
 }
 
+// openPath proves the client's UDP address (and opens the NAT in front of
+// it) until the server says it is validated.
+func openPath(ctl *control, udp *net.UDPConn, t token) error {
+	done, proved := make(chan struct{}), make(chan struct{})
+	go func() { defer close(proved); proveAddress(udp, t, done) }()
+	var rd ready
+	err := ctl.recv(&rd, helloFor+2*controlTimeout, replyLine)
+	close(done)
+	<-proved
+	if err == nil && rd.Error != "" {
+		err = fmt.Errorf("server: %s", rd.Error)
+	}
+	return err
+}
+
+// checkSent refuses a sender's count the request cannot have produced: a
+// count read from the peer sizes the records.
+func checkSent(sm *sentMsg, req *request) error {
+	if sm.Error != "" {
+		return fmt.Errorf("server: %s", sm.Error)
+	}
+	if sm.Sent < 0 || sm.Sent > req.packets() {
+		return fmt.Errorf("server reports %d packets sent; this probe has at most %d", sm.Sent, req.packets())
+	}
+	return nil
+}
+
+// recordBytes bounds one uplink record's JSON ("[seq,sent,recv],", three
+// int64s); recordsSlack holds the flow summary around them.
+const recordBytes, recordsSlack = 3*20 + 5, 4 << 20
+
 // probeUp sends the flow to the server's UDP port and fetches the trace.
-func probeUp(ctx context.Context, ctl *control, peer *net.UDPAddr, req request) (*result.Result, error) {
-	tx, err := net.DialUDP("udp4", nil, peer)
-	if err == nil {
-		err = endpoint.PrepareUDP(tx)
-	}
-	if err != nil {
-		return nil, err
-	}
-	defer tx.Close()
+func probeUp(ctx context.Context, ctl *control, tx *net.UDPConn, req *request) (*result.Result, error) {
 	flow := req.flow()
+	// The server has nothing to say while the client sends, unless it
+	// stops: then stop sending and report why.
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var spoke atomic.Bool
+	stopWatch := ctl.watchPeer(func() { spoke.Store(true); cancel() })
 	epoch := time.Now()
-	sent, err := endpoint.SendCBR(ctx, tx, epoch, flow)
+	sent, err := endpoint.SendCBR(sctx, tx, epoch, flow)
+	stopWatch()
+	if spoke.Load() {
+		var rd ready
+		if e := ctl.recv(&rd, time.Second, replyLine); e == nil && rd.Error != "" {
+			return nil, fmt.Errorf("server: %s", rd.Error)
+		}
+		return nil, errors.New("server closed the control connection during the probe")
+	}
 	sm := newSentMsg(epoch, sent, err)
 	if serr := ctl.send(sm); err != nil || serr != nil {
 		return nil, errors.Join(err, serr)
 	}
 	var rec records
-	if err := ctl.recv(&rec, time.Duration(req.DrainNs)+2*controlTimeout); err != nil {
+	limit := int(min(req.packets()*recordBytes+recordsSlack, int64(maxInt)))
+	if err := ctl.recv(&rec, time.Duration(req.DrainNs)+2*controlTimeout, limit); err != nil {
 		return nil, err
 	}
+	return uplinkResult(&rec, sm, req, epoch)
+}
+
+// uplinkResult puts the server's records of an uplink (sm is what this
+// client sent, on epoch) into the result, refusing records the probe
+// cannot have produced.
+func uplinkResult(rec *records, sm sentMsg, req *request, epoch time.Time) (*result.Result, error) {
 	if rec.Error != "" {
 		return nil, fmt.Errorf("server: %s", rec.Error)
+	}
+	if int64(len(rec.Packets)) > sm.Sent {
+		return nil, fmt.Errorf("server returns %d records of the %d packets sent", len(rec.Packets), sm.Sent)
 	}
 	// The server's stamps onto this (the sender's) epoch.
 	rep := &endpoint.CBRReport{Trace: make([]endpoint.PacketTimes, len(rec.Packets))}
@@ -139,53 +198,28 @@ func probeUp(ctx context.Context, ctl *control, peer *net.UDPAddr, req request) 
 	for i, p := range rec.Packets {
 		rep.Trace[i] = endpoint.PacketTimes{Seq: p[0], Sent: time.Duration(p[1] - base), Recv: time.Duration(p[2] - base)}
 	}
+	flow := req.flow()
 	f := rec.Flow
-	f.Packets = endpoint.ProbeRecords(rep, sm.Sent, flow.Start, gap(req), 0)
+	f.Packets = endpoint.ProbeRecords(rep, sm.Sent, flow.Start, req.gap(), 0)
 	return newResult(Up, epoch, flow, f, int64(len(rec.Packets)), sm), nil
 }
 
-// probeDown opens the NAT towards the server with hellos, receives the
-// flow and puts it on the server's epoch.
-func probeDown(ctl *control, rx *net.UDPConn, peer *net.UDPAddr, req request) (*result.Result, error) {
+// probeDown receives the flow on the validated socket and puts it on the
+// server's epoch.
+func probeDown(ctl *control, rx *net.UDPConn, req *request) (*result.Result, error) {
 	flow := req.flow()
 	epoch := time.Now()
 	recv := startReceiver(rx, epoch, flow)
 	defer recv.finish() // an early return: the receiver must let go of rx first
-	// Hellos until the server has one (or helloFor passes).
-	helloStop, helloDone := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(helloDone)
-		tick := time.NewTicker(helloEvery)
-		defer tick.Stop()
-		for end := time.After(helloFor); ; {
-			if _, err := rx.WriteToUDP(helloMagic, peer); err != nil {
-				return
-			}
-			select {
-			case <-helloStop:
-				return
-			case <-end:
-				return
-			case <-tick.C:
-			}
-		}
-	}()
-	var rd ready
-	err := ctl.recv(&rd, helloFor+2*controlTimeout)
-	close(helloStop)
-	<-helloDone
-	if err == nil && rd.Error != "" {
-		err = fmt.Errorf("server: %s", rd.Error)
-	}
-	if err != nil {
+	if err := ctl.send(ready{}); err != nil {
 		return nil, err
 	}
 	var sm sentMsg
-	if err := ctl.recv(&sm, lead+flow.Duration+2*controlTimeout); err != nil {
+	if err := ctl.recv(&sm, lead+flow.Duration+2*controlTimeout, replyLine); err != nil {
 		return nil, err
 	}
-	if sm.Error != "" {
-		return nil, fmt.Errorf("server: %s", sm.Error)
+	if err := checkSent(&sm, req); err != nil {
+		return nil, err
 	}
 	time.Sleep(time.Duration(req.DrainNs))
 	rep, err := recv.finish()
@@ -195,9 +229,11 @@ func probeDown(ctl *control, rx *net.UDPConn, peer *net.UDPAddr, req request) (*
 	f := rep.Flow
 	// From this host's epoch to the sender's (server's) one.
 	shift := time.Duration(epoch.UnixNano() - sm.EpochUnixNs)
-	f.Packets = endpoint.ProbeRecords(rep, sm.Sent, flow.Start, gap(req), shift)
+	f.Packets = endpoint.ProbeRecords(rep, sm.Sent, flow.Start, req.gap(), shift)
 	return newResult(Down, time.Unix(0, sm.EpochUnixNs), flow, f, rep.Received, sm), nil
 }
+
+const maxInt = int(^uint(0) >> 1)
 
 // dial connects to the server's control port, retrying a refused
 // connection for dialRetry: a server started together with the client (a
@@ -213,10 +249,6 @@ func dial(ctx context.Context, server string) (net.Conn, error) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-}
-
-func gap(req request) time.Duration {
-	return time.Duration(float64(req.Size*8) / req.RateBps * float64(time.Second))
 }
 
 // seriesInterval is the result's per-flow series step (iperf3's default).

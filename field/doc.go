@@ -5,11 +5,17 @@
 // schema (engine "net") with every packet's send time and one-way delay,
 // for `leolab probe` and `leolab analyze`.
 //
-// Control runs over one TCP connection per probe, as JSON lines; the probe
-// itself is UDP. For the downlink the client first sends hello datagrams
-// from its receiving socket to the server's, so a NAT on the path (Starlink
-// puts terminals behind carrier-grade NAT) maps the server's packets back
-// to it — the same hole-punching irtt and iperf3's reverse mode rely on.
+// Control runs over one TCP connection per probe, as JSON lines of bounded
+// length (wire.go); the probe itself is UDP. The server hands the client a
+// session token; the client's hello datagrams carry it from the client's
+// probe socket and the server answers each with a challenge the client
+// must echo from the same address before the server sends to it or
+// accepts its probe (handshake.go: return routability, no amplification).
+// The hellos also make a NAT on the path (Starlink puts terminals behind
+// carrier-grade NAT) map the server's packets back to the client — the
+// hole-punching irtt and iperf3's reverse mode rely on. A server caps its
+// sessions, bytes per client address and trace sizes (limits.go, caps.go)
+// and may require requests signed with a shared secret (auth.go).
 //
 // One-way delays are receive stamps on the receiver's clock minus send
 // stamps on the sender's: an offset between the hosts' clocks adds a

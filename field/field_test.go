@@ -14,18 +14,50 @@ import (
 	"github.com/leolab/leolab/probe"
 )
 
-// startServer serves on a loopback port until the test ends; said
-// reports whether the server has logged a line containing a string.
-func startServer(t *testing.T) (addr string, said func(string) bool) {
+// testLog collects a test server's log lines.
+type testLog struct {
+	mu    sync.Mutex
+	lines []string
+}
+
+func (l *testLog) add(s string) { l.mu.Lock(); l.lines = append(l.lines, s); l.mu.Unlock() }
+
+// said reports whether the server has logged a line containing sub.
+func (l *testLog) said(sub string) bool { return l.count(sub) > 0 }
+
+// count is the number of lines containing sub.
+func (l *testLog) count(sub string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, s := range l.lines {
+		if strings.Contains(s, sub) {
+			n++
+		}
+	}
+	return n
+}
+
+func (l *testLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return strings.Join(l.lines, "\n")
+}
+
+// startServer serves s (nil: a default server) on a loopback port until
+// the test ends.
+func startServer(t *testing.T, s *Server) (addr string, lg *testLog) {
 	t.Helper()
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	var mu sync.Mutex
-	var lines []string
-	s := &Server{Log: func(l string) { mu.Lock(); lines = append(lines, l); mu.Unlock() }}
+	lg = &testLog{}
+	if s == nil {
+		s = &Server{}
+	}
+	s.Log = lg.add
 	errc := make(chan error, 1)
 	go func() { errc <- s.Serve(ctx, ln) }()
 	t.Cleanup(func() {
@@ -33,28 +65,16 @@ func startServer(t *testing.T) (addr string, said func(string) bool) {
 		if err := <-errc; err != nil {
 			t.Errorf("serve: %v", err)
 		}
-		mu.Lock()
-		t.Logf("server log:\n%s", strings.Join(lines, "\n"))
-		mu.Unlock()
+		t.Logf("server log:\n%s", lg)
 	})
-	said = func(sub string) bool {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, l := range lines {
-			if strings.Contains(l, sub) {
-				return true
-			}
-		}
-		return false
-	}
-	return ln.Addr().String(), said
+	return ln.Addr().String(), lg
 }
 
 // Both directions over loopback (real sockets, real kernel timestamps): a
 // 2 s probe of one 1000-byte packet per ms arrives whole, in order, with
 // sub-millisecond one-way delays, every record on the sender's 1 ms grid.
 func TestProbeLoopback(t *testing.T) {
-	addr, _ := startServer(t)
+	addr, _ := startServer(t, nil)
 	for _, dir := range []Direction{Down, Up} {
 		t.Run(string(dir), func(t *testing.T) {
 			res, err := Probe(context.Background(), Spec{Server: addr, Direction: dir, RateBps: 8e6, Size: 1000,
@@ -118,7 +138,7 @@ func TestProbeLoopback(t *testing.T) {
 // A server refuses what it must not do, with the reason; a client without
 // a server says where it looked.
 func TestProbeRefused(t *testing.T) {
-	addr, _ := startServer(t)
+	addr, _ := startServer(t, nil)
 	// The client checks what it asks before dialling.
 	_, err := Probe(context.Background(), Spec{Server: addr, Direction: Down, RateBps: 8e6, Duration: 2 * time.Hour})
 	if err == nil || !strings.Contains(err.Error(), "duration 2h0m0s: want (0, 1h0m0s]") {
@@ -139,7 +159,7 @@ func TestProbeRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	var acc accept
-	if err := ctl.recv(&acc, 5*time.Second); err != nil || !strings.Contains(acc.Error, "protocol version 99") {
+	if err := ctl.recv(&acc, 5*time.Second, replyLine); err != nil || !strings.Contains(acc.Error, "protocol version 99") {
 		t.Errorf("version 99: %+v %v", acc, err)
 	}
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
@@ -157,7 +177,7 @@ func TestProbeRefused(t *testing.T) {
 // A client that goes away mid-probe stops the server's sending at once
 // (its control connection closes), not at the end of the duration asked.
 func TestProbeClientGone(t *testing.T) {
-	addr, said := startServer(t)
+	addr, lg := startServer(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
 	start := time.Now()
@@ -172,7 +192,7 @@ func TestProbeClientGone(t *testing.T) {
 	}
 	// The server logs its "sent" line when SendCBR returns.
 	deadline := time.Now().Add(5 * time.Second)
-	for !said("downlink probe: sent") {
+	for !lg.said("downlink probe: sent") {
 		if time.Now().After(deadline) {
 			t.Fatalf("the server still sends %v after the client left", time.Since(start))
 		}

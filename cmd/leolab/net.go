@@ -32,20 +32,42 @@ clocks; the prober's inference works on their differences.`,
 	return c
 }
 
+// tokenEnv holds the shared secret when --token is not given (a flag's
+// value shows in ps(1); the environment does not).
+const tokenEnv = "LEOLAB_TOKEN"
+
 func newNetServeCmd() *cobra.Command {
-	var listen string
+	var listen, token string
+	lim := field.DefaultLimits()
 	c := &cobra.Command{
 		Use:   "serve",
 		Short: "Answer probes from 'leolab net probe' clients",
 		Long: `Listen for probe requests on a TCP port (default 5301; each probe's UDP
 port is ephemeral, so the firewall must let UDP through to this host) and
 run each: receive an uplink probe and send its trace back, or send a
-downlink probe to the address the client's hellos came from (through NAT).
-A line per probe goes to stderr. Stops on SIGINT or SIGTERM.`,
+downlink probe to the client once its address has proven it receives
+(a challenge echoed from it; the NAT in front of the client is opened by
+the same hellos). Caps on sessions, bytes per client address and trace
+sizes keep a public server from being used against others; --token (or
+` + tokenEnv + `) makes it private: requests must be signed with the secret.
+A line per probe goes to stderr. Stops on SIGINT or SIGTERM, ending every
+session within a second.`,
 		Example: `  leolab net serve
-  leolab net serve --listen 0.0.0.0:6000`,
+  LEOLAB_TOKEN=$(cat ~/.leolab-token) leolab net serve --listen 0.0.0.0:6000 --max-sessions 4`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			for name, v := range map[string]int64{"max-sessions": int64(lim.Sessions), "max-sessions-per-ip": int64(lim.SessionsPerIP),
+				"max-bytes-per-ip": lim.BytesPerIPHour, "max-line": int64(lim.LineBytes), "max-trace": lim.TracePackets} {
+				if v <= 0 {
+					return badInput("net serve: --%s %d: must be > 0", name, v)
+				}
+			}
+			if lim.LineBytes < 512 {
+				return badInput("net serve: --max-line %d: must be >= 512 bytes (a signed request is ~400)", lim.LineBytes)
+			}
+			if token == "" {
+				token = os.Getenv(tokenEnv)
+			}
 			ln, err := net.Listen("tcp4", listen)
 			if err != nil {
 				return badInput("net serve: --listen %s: %v", listen, err)
@@ -53,14 +75,25 @@ A line per probe goes to stderr. Stops on SIGINT or SIGTERM.`,
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			stderr := cmd.ErrOrStderr()
-			fmt.Fprintf(stderr, "leolab net serve: listening on %v\n", ln.Addr())
-			s := &field.Server{Log: func(l string) {
+			auth := "public (no token)"
+			if token != "" {
+				auth = "private (token required)"
+			}
+			fmt.Fprintf(stderr, "leolab net serve: listening on %v, %s\n", ln.Addr(), auth)
+			s := &field.Server{Limits: lim, Token: token, Log: func(l string) {
 				fmt.Fprintf(stderr, "%s %s\n", time.Now().UTC().Format(time.RFC3339), l)
 			}}
 			return s.Serve(ctx, ln)
 		},
 	}
-	c.Flags().StringVar(&listen, "listen", ":"+strconv.Itoa(field.DefaultPort), "TCP `address` to listen on")
+	fl := c.Flags()
+	fl.StringVar(&listen, "listen", ":"+strconv.Itoa(field.DefaultPort), "TCP `address` to listen on")
+	fl.StringVar(&token, "token", "", "shared `secret` every request must be signed with (default $"+tokenEnv+"; none: anyone may probe, within the caps)")
+	fl.IntVar(&lim.Sessions, "max-sessions", lim.Sessions, "concurrent probes in total")
+	fl.IntVar(&lim.SessionsPerIP, "max-sessions-per-ip", lim.SessionsPerIP, "concurrent probes per client address")
+	fl.Int64Var(&lim.BytesPerIPHour, "max-bytes-per-ip", lim.BytesPerIPHour, "probe bytes (IP level) per client address per hour")
+	fl.IntVar(&lim.LineBytes, "max-line", lim.LineBytes, "longest control line (`bytes`) a client may send")
+	fl.Int64Var(&lim.TracePackets, "max-trace", lim.TracePackets, "most `packets` an uplink trace holds (longer uplink probes are refused)")
 	return c
 }
 
@@ -70,6 +103,7 @@ type netProbeFlags struct {
 	size      int
 	duration  string
 	drain     string
+	token     string
 	json      bool
 }
 
@@ -96,12 +130,16 @@ enough for the prober to see the 1.33 ms frame and every outage.`,
 	c.Flags().IntVar(&f.size, "size", 1000, "IP packet size in bytes (44–1500)")
 	c.Flags().StringVar(&f.duration, "duration", "60s", "how long the sender sends (at most 1h)")
 	c.Flags().StringVar(&f.drain, "drain", "1s", "how long the receiver listens after the sender is done")
+	c.Flags().StringVar(&f.token, "token", "", "the server's shared `secret`, if it has one (default $"+tokenEnv+")")
 	c.Flags().BoolVar(&f.json, "json", false, "print the result as JSON")
 	return c
 }
 
 func runNetProbe(cmd *cobra.Command, server string, f *netProbeFlags) error {
-	spec := field.Spec{Server: server, Direction: field.Direction(f.direction), Size: f.size}
+	spec := field.Spec{Server: server, Direction: field.Direction(f.direction), Size: f.size, Token: f.token}
+	if spec.Token == "" {
+		spec.Token = os.Getenv(tokenEnv)
+	}
 	var err error
 	if spec.Direction != field.Down && spec.Direction != field.Up {
 		return badInput("net probe: --direction %q: want down or up", f.direction)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,6 +206,103 @@ func TestNetProbeBadFlags(t *testing.T) {
 		code, _, stderr := runCLI(append([]string{"net", "probe", "127.0.0.1:1"}, c.args...)...)
 		if code != 2 || !strings.Contains(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// netServer starts `leolab net serve` on a loopback port as a process and
+// returns its address and its stderr lines as they come.
+func netServer(t *testing.T, env []string, args ...string) (addr string, proc *exec.Cmd, lines <-chan string) {
+	t.Helper()
+	cmd := cliProcess(t, append([]string{"net", "serve", "--listen", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(cmd.Env, env...)
+	pr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	ch := make(chan string, 100)
+	go func() {
+		defer close(ch)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			ch <- sc.Text()
+		}
+	}()
+	re := regexp.MustCompile(`listening on (127\.0\.0\.1:\d+)`)
+	select {
+	case l := <-ch:
+		m := re.FindStringSubmatch(l)
+		if m == nil {
+			t.Fatalf("first line %q", l)
+		}
+		return m[1], cmd, ch
+	case <-time.After(10 * time.Second):
+		t.Fatal("no listening line")
+	}
+	return "", nil, nil
+}
+
+// A private server (LEOLAB_TOKEN) serves a client with the token (flag or
+// environment) and refuses one without, exit 1 with the server's reason;
+// SIGTERM ends its running probe within a second and says so; bad caps
+// are bad input.
+func TestNetServeTokenAndSIGTERM(t *testing.T) {
+	addr, srv, lines := netServer(t, []string{tokenEnv + "=s3cret"})
+	probeArgs := []string{"net", "probe", addr, "--duration", "300ms", "--drain", "100ms"}
+	if code, _, stderr := runCLI(append(probeArgs, "--token", "wrong")...); code != 1 || !strings.Contains(stderr, "authentication failed: wrong token") {
+		t.Errorf("wrong token: exit %d, %q", code, stderr)
+	}
+	t.Setenv(tokenEnv, "")
+	if code, _, stderr := runCLI(probeArgs...); code != 1 || !strings.Contains(stderr, "this server requires a token") {
+		t.Errorf("no token: exit %d, %q", code, stderr)
+	}
+	if code, _, stderr := runCLI(append(probeArgs, "--token", "s3cret")...); code != 0 {
+		t.Errorf("right token: exit %d, %q", code, stderr)
+	}
+	t.Setenv(tokenEnv, "s3cret")
+	done := make(chan int, 1)
+	go func() {
+		code, _, _ := runCLI("net", "probe", addr, "--duration", "10m")
+		done <- code
+	}()
+	for l := range lines {
+		if strings.Contains(l, "for 10m0s") {
+			break
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	began := time.Now()
+	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	var said []string
+	for l := range lines {
+		said = append(said, l)
+	}
+	err := srv.Wait()
+	took := time.Since(began)
+	t.Logf("server exited %v after SIGTERM (%v):\n%s", took, err, strings.Join(said, "\n"))
+	if err != nil || took > 1500*time.Millisecond {
+		t.Errorf("serve: %v after %v, want exit 0 within a second", err, took)
+	}
+	if s := strings.Join(said, "\n"); !strings.Contains(s, "shutting down: ending 1 sessions") || !strings.Contains(s, "stopped: all sessions ended") {
+		t.Errorf("the server did not say it ended its session")
+	}
+	select {
+	case code := <-done:
+		if code != 1 {
+			t.Errorf("the client of a stopped server: exit %d, want 1", code)
+		}
+	case <-time.After(5 * time.Second):
+		t.Error("the client still runs 5 s after the server stopped")
+	}
+	for _, a := range [][]string{{"--max-sessions", "0"}, {"--max-line", "100"}, {"--max-trace", "-1"}} {
+		if code, _, stderr := runCLI(append([]string{"net", "serve", "--listen", "127.0.0.1:0"}, a...)...); code != 2 || !strings.Contains(stderr, a[0]) {
+			t.Errorf("%v: exit %d, %q; want 2 naming the flag", a, code, stderr)
 		}
 	}
 }
