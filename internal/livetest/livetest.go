@@ -4,7 +4,9 @@
 // throughput of real TCP through a rate-limited link) on a machine of a
 // few cores. `go test ./...` runs packages in parallel, and two packages'
 // live tests at once starve each other's pumps: a 100 Mbit/s link then
-// delivers 80. Every live test takes one machine-wide lock first.
+// delivers 80. Every live test takes one machine-wide lock first, and so
+// does a test that keeps every core busy for tens of seconds (calibrate's
+// fit), which starves a pump as surely.
 package livetest
 
 import (
