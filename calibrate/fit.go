@@ -168,9 +168,3 @@ func Fit(ctx context.Context, fwd *Forward, real map[campaign.Key]campaign.Metri
 	}
 	return res, nil
 }
-
-// Residuals returns the residuals of rows under the objective.
-func (o Objective) Residuals(rows []campaign.Row) []Residual {
-	_, r := o.Score(rows)
-	return r
-}

@@ -121,6 +121,12 @@ func (o Objective) Score(rows []campaign.Row) (float64, []Residual) {
 	return total / float64(n), res
 }
 
+// Residuals returns the residuals of rows under the objective.
+func (o Objective) Residuals(rows []campaign.Row) []Residual {
+	_, r := o.Score(rows)
+	return r
+}
+
 func parseFloat(s string) (float64, error) {
 	var v float64
 	_, err := fmt.Sscan(strings.TrimSpace(s), &v)

@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -40,7 +41,7 @@ func ProfileYAML(stages []Stage, tied map[string]any, obj Objective, header []st
 	}
 	if len(tied) > 0 {
 		b.WriteString("#\n# tied to the fitted rates (seed 001's ratio of median slot-to-slot change to the maximum rate):\n")
-		for _, k := range slices.Sorted(mapKeys(tied)) {
+		for _, k := range slices.Sorted(maps.Keys(tied)) {
 			fmt.Fprintf(&b, "%s: %v\n", k, tied[k])
 		}
 	}
@@ -54,16 +55,6 @@ func ProfileYAML(stages []Stage, tied map[string]any, obj Objective, header []st
 		}
 	}
 	return b.String()
-}
-
-func mapKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // ResidualColumns is the schema of residuals.csv.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -190,18 +191,19 @@ func orAll(v, all []string) []string {
 	return v
 }
 
+// stageSpec is one stage of a calibration: parameters and the directions
+// whose cells they are fitted on.
+type stageSpec struct {
+	dirs  []string
+	space calibrate.Space
+}
+
 // stagesOf groups the space by direction: a parameter under "downlink." or
 // "uplink." is fitted on that direction's cells alone (the other
 // direction's packets are ACKs, which these parameters barely touch), the
 // rest on every direction.
-func stagesOf(s calibrate.Space, directions []string) []struct {
-	dirs  []string
-	space calibrate.Space
-} {
-	var out []struct {
-		dirs  []string
-		space calibrate.Space
-	}
+func stagesOf(s calibrate.Space, directions []string) []stageSpec {
+	var out []stageSpec
 	add := func(dirs []string, sel func(calibrate.Param) bool) {
 		var sub calibrate.Space
 		for _, p := range s {
@@ -210,10 +212,7 @@ func stagesOf(s calibrate.Space, directions []string) []struct {
 			}
 		}
 		if len(sub) > 0 && len(dirs) > 0 {
-			out = append(out, struct {
-				dirs  []string
-				space calibrate.Space
-			}{dirs, sub})
+			out = append(out, stageSpec{dirs, sub})
 		}
 	}
 	for _, d := range directions {
@@ -315,7 +314,7 @@ type fitted struct {
 func (j *calibrationJob) fitAll(ctx context.Context, cities []string, label string) (*fitted, error) {
 	out := &fitted{overrides: map[string]any{}, tied: map[string]any{}}
 	for _, stg := range stagesOf(j.c.space, j.c.directions) {
-		fixed := maps(out.overrides)
+		fixed := maps.Clone(out.overrides)
 		start, err := calibrate.StartValues(stg.space, cities[0], fixed)
 		if err != nil {
 			return nil, err
@@ -355,14 +354,6 @@ func (j *calibrationJob) fitAll(ctx context.Context, cities []string, label stri
 	return out, nil
 }
 
-func maps(m map[string]any) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
 func describe(s calibrate.Space, v []float64) string {
 	parts := make([]string, len(s))
 	for i, p := range s {
@@ -375,11 +366,7 @@ func describe(s calibrate.Space, v []float64) string {
 func (j *calibrationJob) predict(ctx context.Context, cities []string, overrides map[string]any) ([]campaign.Row, error) {
 	fwd := *j.fwd
 	fwd.Cities, fwd.Directions, fwd.Fixed = cities, j.c.directions, nil
-	rows, err := fwd.Eval(ctx, overrides, j.c.real)
-	if err != nil {
-		return nil, err
-	}
-	return rows, nil
+	return fwd.Eval(ctx, overrides, j.c.real)
 }
 
 // crossValidate fits without each city in turn and predicts it.
@@ -428,6 +415,30 @@ func (j *calibrationJob) write(stdout io.Writer, fits *fitted, sets map[string][
 	}); err != nil {
 		return err
 	}
+	rep, err := j.report(fits, sets, order, rt)
+	if err != nil {
+		return err
+	}
+	if err := report.Write(dir, rep); err != nil {
+		return err
+	}
+	for _, stg := range fits.stages {
+		fmt.Fprintf(stdout, "stage %s: objective %.4f -> %.4f in %d evaluations (%s)\n  %s\n", stg.Name,
+			stg.Result.StartCost, stg.Result.BestCost, len(stg.Result.Evals), stg.Result.Status,
+			describe(stg.Result.Space, stg.Result.Best))
+	}
+	for _, s := range order {
+		for _, m := range campaign.Magnitudes(sets[s]) {
+			fmt.Fprintf(stdout, "%-11s %s\n", s+":", m)
+		}
+	}
+	fmt.Fprintf(stdout, "wrote %s, fitted.yaml, residuals.csv, evaluations.csv\n", filepath.Join(dir, report.HTMLFile))
+	return nil
+}
+
+// report lays out report.html: the magnitude table and the stages, the
+// sim-vs-real scatter of every set, the residuals.
+func (j *calibrationJob) report(fits *fitted, sets map[string][]campaign.Row, order []string, rt report.Table) (*report.Report, error) {
 	mt := calibrate.MagnitudeTable("Magnitude agreement", "magnitude", sets, order)
 	rep := &report.Report{Title: "leolab calibrate: the Starlink model fitted to real measurements",
 		Meta: []report.Meta{{Key: "leolab", Value: versionString()}, {Key: "real data", Value: campaign.RealProvenance()},
@@ -444,26 +455,12 @@ func (j *calibrationJob) write(stdout io.Writer, fits *fitted, sets map[string][
 	for _, s := range order {
 		figs, err := calibrate.ScatterFigures(s, sets[s])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rep.Sections = append(rep.Sections, report.Section{Title: "Simulated vs real throughput: " + s, Figures: figs})
 	}
 	rep.Sections = append(rep.Sections, report.Section{Title: "Residuals", Tables: []report.Table{rt}})
-	if err := report.Write(dir, rep); err != nil {
-		return err
-	}
-	for _, stg := range fits.stages {
-		fmt.Fprintf(stdout, "stage %s: objective %.4f -> %.4f in %d evaluations (%s)\n  %s\n", stg.Name,
-			stg.Result.StartCost, stg.Result.BestCost, len(stg.Result.Evals), stg.Result.Status,
-			describe(stg.Result.Space, stg.Result.Best))
-	}
-	for _, s := range order {
-		for _, m := range campaign.Magnitudes(sets[s]) {
-			fmt.Fprintf(stdout, "%-11s %s\n", s+":", m)
-		}
-	}
-	fmt.Fprintf(stdout, "wrote %s, fitted.yaml, residuals.csv, evaluations.csv\n", filepath.Join(dir, report.HTMLFile))
-	return nil
+	return rep, nil
 }
 
 func writeEvaluations(w io.Writer, stages []calibrate.Stage) error {

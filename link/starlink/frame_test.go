@@ -1,6 +1,7 @@
 package starlink
 
 import (
+	"math"
 	"testing"
 	"time"
 
@@ -100,6 +101,31 @@ func TestOutageDropArrivals(t *testing.T) {
 		if dropArr && (got < 43 || got > 46) {
 			t.Errorf("dropping outage dropped %d, want ~45 (1 per ms for 45 ms)", got)
 		}
+	}
+}
+
+// arrival_loss drops each arrival during an outage with its probability:
+// at 10 packets/ms over the 45 ms downlink outage, 450 arrivals, of which a
+// share of 0.3 lost is 135 ± 3σ (σ = √(450·0.3·0.7) ≈ 9.7), all inside the
+// outage, and none otherwise.
+func TestOutageArrivalLoss(t *testing.T) {
+	p := mustProfile(t, "", map[string]any{"downlink.outage.arrival_loss": 0.3})
+	b := newBench(t, "downlink", p, 11*time.Second)
+	b.cbr(0, 120e6, 1500, 900*time.Millisecond, 1100*time.Millisecond)
+	b.loop.RunUntil(1500 * time.Millisecond)
+	lost := 0
+	for _, d := range b.dropped {
+		if d.cause != link.DropOutage {
+			continue
+		}
+		lost++
+		if d.at < time.Second || d.at >= time.Second+p.Downlink.Outage.Duration {
+			t.Errorf("outage drop at %v, outside the outage [1s, %v)", d.at, time.Second+p.Downlink.Outage.Duration)
+		}
+	}
+	sigma := math.Sqrt(450 * 0.3 * 0.7)
+	if math.Abs(float64(lost)-135) > 3*sigma {
+		t.Errorf("%d of ~450 outage arrivals lost, want 135 ± %.0f", lost, 3*sigma)
 	}
 }
 

@@ -124,8 +124,8 @@ func (l *Link) Enqueue(now time.Duration, p *packet.Packet) {
 // admit is p's arrival at the access queue.
 func (l *Link) admit(now time.Duration, p *packet.Packet) {
 	l.arrivedBytes += p.Size
-	if now >= l.outageFrom && now < l.outageEnd && (l.dir.Outage.DropArrivals ||
-		(l.dir.Outage.ArrivalLoss > 0 && l.rng.Float64() < l.dir.Outage.ArrivalLoss)) {
+	if o := &l.dir.Outage; (o.DropArrivals || o.ArrivalLoss > 0) && now >= l.outageFrom && now < l.outageEnd &&
+		(o.DropArrivals || l.rng.Float64() < o.ArrivalLoss) {
 		l.drop(now, p, link.DropOutage)
 		return
 	}
