@@ -3,6 +3,8 @@ package campaign
 import (
 	"context"
 	"testing"
+
+	"github.com/leolab/leolab/internal/livetest"
 )
 
 // The built-in study: 9 CCAs × 6 cities × 2 directions dedicated plus one
@@ -66,6 +68,9 @@ func TestSeed000Fidelity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the quick campaign's 80 dedicated 300 s runs (~100 s on 2 cores); skipped with -short")
 	}
+	// ~100 s of every core would starve a live emulator test's pump in
+	// another package (internal/livetest): it queues with them.
+	livetest.Lock(t)
 	var ccas []string
 	for _, n := range DatasetNames() {
 		if n != excludedFromFidelity {
