@@ -227,6 +227,12 @@ func (r compareRow) String() string {
 // simulator twin with its seed and epoch_utc, which sees the same slots
 // (rates, delays, reconfiguration times), so the live run's draw of slots
 // does not weigh on the comparison.
+// retransAgree is acceptance 3's retransmission band: within ±25 % of the
+// model's, and at least ±3 segments.
+func retransAgree(live, sim float64) bool {
+	return math.Abs(live-sim) <= max(0.25*sim, 3)
+}
+
 func kernelVsSim(t *testing.T, name, path, cca string, dur time.Duration, seeds, runs int) compareRow {
 	sc := parse(t, oneFlow(cca, dur, path))
 	row := compareRow{path: name, sim: cca}
@@ -244,8 +250,20 @@ func kernelVsSim(t *testing.T, name, path, cca string, dur time.Duration, seeds,
 		// loaded host: 848 retransmissions like the model's, but 67 Mbit/s)
 		// idles the link for seconds of a 10 s run. Such a run is
 		// repeated, twice at most; a real recovery bug fails all three.
-		for attempt := 1; !paired && f.RTOs > 0 && attempt < 3; attempt++ {
-			t.Logf("%s run %d: kernel %s timed out %d times (%.1f Mbit/s): repeating", name, i+1, f.CCA, f.RTOs, f.ThroughputMbps)
+		//
+		// So is a run whose retransmissions miss the model's band while the
+		// host held the pump off its CPU (pump gaps over 1 ms): the TUN
+		// device's queue, not the model, then took the sender's startup
+		// burst (fresh-clone CI runs under the full suite: kernel cubic 303
+		// and 60 against the model's 45, bbr 1239 against 884; alone, the
+		// same runs agree). A run without a gap, or a systematic
+		// difference, still fails.
+		stalledMiss := func() bool {
+			return res.Instrument["pump_gaps"] > 0 && !retransAgree(float64(f.Retransmits), row.simRtx)
+		}
+		for attempt := 1; !paired && (f.RTOs > 0 || stalledMiss()) && attempt < 3; attempt++ {
+			t.Logf("%s run %d: kernel %s %.1f Mbit/s, %d retrans, %d RTOs, %.0f pump gaps (longest %.0f µs): repeating",
+				name, i+1, f.CCA, f.ThroughputMbps, f.Retransmits, f.RTOs, res.Instrument["pump_gaps"], res.Instrument["pump_gap_max_us"])
 			res = live(t, rc)
 			f = res.Flows[0]
 		}
@@ -313,7 +331,7 @@ func TestKernelVsSim(t *testing.T) {
 			if math.Abs(row.liveMbps/row.simMbps-1) > 0.15 {
 				t.Errorf("%s: kernel %s %.1f Mbit/s vs sim %s %.1f: more than 15%% apart", p[0], row.kernel, row.liveMbps, cca, row.simMbps)
 			}
-			if d := math.Abs(row.liveRtx - row.simRtx); d > max(0.25*row.simRtx, 3) {
+			if !retransAgree(row.liveRtx, row.simRtx) {
 				t.Errorf("%s: kernel %s %.0f retransmissions vs sim %s %.0f: more than 25%% apart", p[0], row.kernel, row.liveRtx, cca, row.simRtx)
 			}
 		}
