@@ -31,7 +31,6 @@ func TestLiveProbeReadsModel(t *testing.T) {
 	needEmu(t)
 	sc := parse(t, probeScenario)
 	p := sc.Starlink()
-	_, rc := liveConfig(t, sc, false)
 	// A host stall of the probe's sender holds packets as an outage does
 	// but is not among the pump's gaps (a fresh-clone CI run: one
 	// off-schedule outage with no pump gap over 10 ms). A run whose
@@ -44,6 +43,7 @@ func TestLiveProbeReadsModel(t *testing.T) {
 		stalls  int
 	)
 	for attempt := 1; ; attempt++ {
+		_, rc := liveConfig(t, sc, false) // a run consumes its config's recorders
 		res = live(t, rc)
 		liveRep = inferProbe(t, "emu", res)
 		stalls = pumpStalls(t, res)
