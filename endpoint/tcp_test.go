@@ -51,16 +51,27 @@ func bulk(tb testing.TB, cca string, dur time.Duration) (*endpoint.TCPReport, *e
 
 func TestKernelCubicFillsFixedLink(t *testing.T) {
 	needEmu(t)
-	rep, st := bulk(t, "cubic", 6*time.Second)
+	// A pump kept off its CPU for more than a tenth of the 50 ms RTT
+	// releases a burst into the 1-BDP queue that can cost kernel cubic a
+	// loss event the path does not make: a failed throughput check with
+	// such a gap is repeated, and after three the test skips.
+	var rep *endpoint.TCPReport
+	livetest.Repeat(t, func(a *livetest.Attempt) {
+		var st *emu.Stats
+		rep, st = bulk(t, "cubic", 6*time.Second)
+		a.Stall("pump gap max", st.GapMax, 5*time.Millisecond)
+		f := rep.Flow
+		t.Logf("run %d: cubic: %.1f Mbit/s, retrans %d, min/mean/p95 RTT %.1f/%.1f/%.1f ms, %d intervals; drops %+v; release p99 %v, pump gap max %v",
+			a.N, f.ThroughputMbps, f.Retransmits, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs, len(f.Intervals), st.Links[1].Drops, st.ReleaseP99, st.GapMax)
+		// The link carries 100 Mbit/s of IP bytes; payload is 1448/1500 of
+		// it (96.5 Mbit/s goodput). Slow start costs ~0.5 s of 6 s, so a
+		// working path gives > 80 Mbit/s; a pump that mis-times releases
+		// gives far less.
+		if f.ThroughputMbps < 80 || f.ThroughputMbps > 96.6 {
+			a.Errorf("throughput %.1f Mbit/s, want in [80, 96.6]", f.ThroughputMbps)
+		}
+	})
 	f := rep.Flow
-	t.Logf("cubic: %.1f Mbit/s, retrans %d, min/mean/p95 RTT %.1f/%.1f/%.1f ms, %d intervals; drops %+v; release p99 %v",
-		f.ThroughputMbps, f.Retransmits, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs, len(f.Intervals), st.Links[1].Drops, st.ReleaseP99)
-	// The link carries 100 Mbit/s of IP bytes; payload is 1448/1500 of it
-	// (96.5 Mbit/s goodput). Slow start costs ~0.5 s of 6 s, so a working
-	// path gives > 80 Mbit/s; a pump that mis-times releases gives far less.
-	if f.ThroughputMbps < 80 || f.ThroughputMbps > 96.6 {
-		t.Errorf("throughput %.1f Mbit/s, want in [80, 96.6]", f.ThroughputMbps)
-	}
 	// Base RTT 50 ms plus one 1500-byte serialisation each way (0.12 ms).
 	if f.MinRTTMs < 50 || f.MinRTTMs > 51.5 {
 		t.Errorf("min RTT %.2f ms, want 50–51.5", f.MinRTTMs)

@@ -9,6 +9,7 @@ import (
 	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/endpoint"
+	"github.com/leolab/leolab/internal/livetest"
 	"github.com/leolab/leolab/packet"
 )
 
@@ -46,28 +47,38 @@ func fixed100() emu.Config {
 
 func TestTransportCubicFillsFixedLink(t *testing.T) {
 	needEmu(t)
-	rep, st := ours(t, fixed100(), "cubic", 6*time.Second)
-	f := rep.Flow
-	t.Logf("leolab cubic over UDP: %.1f Mbit/s, retrans %d, RTOs %d, min/mean/p95 RTT %.1f/%.1f/%.1f ms; wake late p50/p99 %v/%v; local drops %d, bad %d; link drops %+v",
-		f.ThroughputMbps, f.Retransmits, f.RTOs, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs,
-		rep.WakeLate.Quantile(0.5), rep.WakeLate.Quantile(0.99), rep.LocalDrops, rep.BadDatagrams, st.Links[1].Drops)
-	// As the kernel test: 96.5 Mbit/s of goodput at most, slow start costs
-	// ~0.5 s of 6 s.
-	if f.ThroughputMbps < 80 || f.ThroughputMbps > 96.6 {
-		t.Errorf("throughput %.1f Mbit/s, want in [80, 96.6]", f.ThroughputMbps)
-	}
-	if f.MinRTTMs < 50 || f.MinRTTMs > 51.5 {
-		t.Errorf("min RTT %.2f ms, want 50–51.5", f.MinRTTMs)
-	}
-	if f.P95RTTMs > 101 {
-		t.Errorf("p95 RTT %.1f ms exceeds base + full queue (100 ms)", f.P95RTTMs)
-	}
-	if rep.BadDatagrams != 0 {
-		t.Errorf("%d undecodable datagrams", rep.BadDatagrams)
-	}
-	if rep.Receiver.BytesReceived < f.BytesAcked {
-		t.Errorf("receiver got %d bytes < %d acked", rep.Receiver.BytesReceived, f.BytesAcked)
-	}
+	// A host stall of the pump or of the sender's driver longer than a
+	// tenth of the 50 ms RTT releases or sends a burst into the 1-BDP
+	// queue that the model's loss events do not hold (a loaded host: 59
+	// Mbit/s with the driver's wake-ups 3 ms late at p99). Such a failed
+	// run is repeated; after three the test skips.
+	const maxStall = 5 * time.Millisecond
+	livetest.Repeat(t, func(a *livetest.Attempt) {
+		rep, st := ours(t, fixed100(), "cubic", 6*time.Second)
+		a.Stall("pump gap max", st.GapMax, maxStall)
+		a.Stall("driver wake late max", rep.WakeLate.Max(), maxStall)
+		f := rep.Flow
+		t.Logf("run %d: leolab cubic over UDP: %.1f Mbit/s, retrans %d, RTOs %d, min/mean/p95 RTT %.1f/%.1f/%.1f ms; wake late p50/p99/max %v/%v/%v; pump gap max %v; local drops %d, bad %d; link drops %+v",
+			a.N, f.ThroughputMbps, f.Retransmits, f.RTOs, f.MinRTTMs, f.MeanRTTMs, f.P95RTTMs,
+			rep.WakeLate.Quantile(0.5), rep.WakeLate.Quantile(0.99), rep.WakeLate.Max(), st.GapMax, rep.LocalDrops, rep.BadDatagrams, st.Links[1].Drops)
+		// As the kernel test: 96.5 Mbit/s of goodput at most, slow start
+		// costs ~0.5 s of 6 s.
+		if f.ThroughputMbps < 80 || f.ThroughputMbps > 96.6 {
+			a.Errorf("throughput %.1f Mbit/s, want in [80, 96.6]", f.ThroughputMbps)
+		}
+		if f.MinRTTMs < 50 || f.MinRTTMs > 51.5 {
+			t.Errorf("min RTT %.2f ms, want 50–51.5", f.MinRTTMs)
+		}
+		if f.P95RTTMs > 101 {
+			a.Errorf("p95 RTT %.1f ms exceeds base + full queue (100 ms)", f.P95RTTMs)
+		}
+		if rep.BadDatagrams != 0 {
+			t.Errorf("%d undecodable datagrams", rep.BadDatagrams)
+		}
+		if rep.Receiver.BytesReceived < f.BytesAcked {
+			t.Errorf("receiver got %d bytes < %d acked", rep.Receiver.BytesReceived, f.BytesAcked)
+		}
+	})
 }
 
 // BenchmarkTransportFixed runs leolab cubic and bbr3 over UDP for 10 s on
@@ -116,34 +127,26 @@ func TestTransportBBRRateNotInflated(t *testing.T) {
 	payload := rate * packet.MSS / packet.MTU
 	// A host stall (the pump, or the driver's ACK reads, late by more than
 	// the 1.3 ms budget) releases a burst that inflates one sample, as it
-	// would the kernel's BBR: a run with one is repeated, up to three runs.
-	// A systematic inflation (the old driver's: stalls every run) fails all
-	// three.
+	// would the kernel's BBR: a failed run with one is repeated, and after
+	// three the test skips. A systematic inflation on a quiet host fails.
 	budget := time.Duration(tol * float64(2*oneWay))
-	var rep *endpoint.TransportReport
-	var maxBW float64
-	for run := 1; ; run++ {
-		var st *emu.Stats
-		rep, st = ours(t, cfg, "bbr1", 8*time.Second)
-		maxBW = 0
+	livetest.Repeat(t, func(a *livetest.Attempt) {
+		rep, st := ours(t, cfg, "bbr1", 8*time.Second)
+		maxBW := 0.0
 		for _, iv := range rep.Flow.Intervals {
 			maxBW = max(maxBW, iv.CC["btlbw_bps"])
 		}
 		f := rep.Flow
-		stall := max(rep.AckLate.Max(), st.ReleaseMax)
+		a.Stall("ACK late max", rep.AckLate.Max(), budget)
+		a.Stall("pump release max", st.ReleaseMax, budget)
 		t.Logf("run %d: leolab bbr1 over UDP, 300 Mbit/s 26 ms: %.1f Mbit/s, retrans %d, max btlbw %.1f Mbit/s (payload capacity %.1f); ACK late p50/p99/max %v/%v/%v; pump release error p99/max %v/%v",
-			run, f.ThroughputMbps, f.Retransmits, maxBW/1e6, payload/1e6,
+			a.N, f.ThroughputMbps, f.Retransmits, maxBW/1e6, payload/1e6,
 			rep.AckLate.Quantile(0.5), rep.AckLate.Quantile(0.99), rep.AckLate.Max(), st.ReleaseP99, st.ReleaseMax)
-		if maxBW <= payload*(1+tol) || stall <= budget || run == 3 {
-			break
+		if maxBW > payload*(1+tol) {
+			a.Errorf("max btlbw %.1f Mbit/s exceeds the payload capacity %.1f Mbit/s by more than %.0f%%", maxBW/1e6, payload/1e6, tol*100)
 		}
-		t.Logf("run %d: a %v stall (budget %v) and an inflated estimate: repeating", run, stall, budget)
-	}
-	f := rep.Flow
-	if maxBW > payload*(1+tol) {
-		t.Errorf("max btlbw %.1f Mbit/s exceeds the payload capacity %.1f Mbit/s by more than %.0f%%", maxBW/1e6, payload/1e6, tol*100)
-	}
-	if f.ThroughputMbps > payload/1e6 {
-		t.Errorf("throughput %.1f Mbit/s above the payload capacity %.1f", f.ThroughputMbps, payload/1e6)
-	}
+		if f.ThroughputMbps > payload/1e6 {
+			t.Errorf("throughput %.1f Mbit/s above the payload capacity %.1f", f.ThroughputMbps, payload/1e6)
+		}
+	})
 }
