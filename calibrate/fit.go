@@ -64,7 +64,12 @@ type Options struct {
 // StartValues reads the parameters' current values from the Starlink
 // profile of city with overrides (the defaults a fit starts from).
 func StartValues(s Space, city string, overrides map[string]any) ([]float64, error) {
-	sp, err := profile.Starlink(city, overrides)
+	return StartValuesIn(profile.NameStarlink, s, city, overrides)
+}
+
+// StartValuesIn is StartValues in the named Starlink profile.
+func StartValuesIn(name string, s Space, city string, overrides map[string]any) ([]float64, error) {
+	sp, err := profile.StarlinkNamed(name, city, overrides)
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,9 @@ import (
 // all at once, per city and direction) as a campaign on the simulator, over
 // the Starlink profile with the candidate's overrides.
 type Forward struct {
+	// Profile is the Starlink profile the candidates override
+	// (profile.NameStarlink when empty).
+	Profile string
 	// Axes of the experiment (campaign names: cities in lower case, CCAs
 	// by dataset name).
 	CCAs, Cities, Directions, Kinds []string
@@ -36,7 +39,11 @@ func (f *Forward) Campaign(overrides map[string]any) (*campaign.Campaign, error)
 	for k, v := range overrides {
 		ov[k] = v
 	}
-	path := map[string]any{"profile": profile.NameStarlink}
+	name := f.Profile
+	if name == "" {
+		name = profile.NameStarlink
+	}
+	path := map[string]any{"profile": name}
 	if len(ov) > 0 {
 		path["overrides"] = ov
 	}

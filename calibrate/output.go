@@ -21,8 +21,9 @@ type Stage struct {
 // ProfileYAML writes the fitted values as profile overrides (dotted paths,
 // the layout of cities.yaml's site block and of path.overrides), each with
 // its bounds and start value, and the fit in comments: objective before and
-// after, and the per-cell residuals at the fitted values.
-func ProfileYAML(stages []Stage, tied map[string]any, obj Objective, header []string) string {
+// after, and the per-cell residuals at the fitted values. held are the
+// values every evaluation ran under (calibrate --set), part of the profile.
+func ProfileYAML(stages []Stage, tied, held map[string]any, obj Objective, header []string) string {
 	var b strings.Builder
 	for _, h := range header {
 		fmt.Fprintf(&b, "# %s\n", h)
@@ -37,6 +38,14 @@ func ProfileYAML(stages []Stage, tied map[string]any, obj Objective, header []st
 		for i, p := range r.Space {
 			fmt.Fprintf(&b, "%s: %v   # fitted within %s..%s; start %s\n", p.Path, p.Value(r.Best[i]),
 				p.Format(p.Lo), p.Format(p.Hi), p.Format(r.Start[i]))
+		}
+	}
+	if len(held) > 0 {
+		b.WriteString("#\n# held at these values in every evaluation (--set):\n")
+		for _, k := range slices.Sorted(maps.Keys(held)) {
+			if !slices.ContainsFunc(stages, func(st Stage) bool { return st.Result.Space.Has(k) }) {
+				fmt.Fprintf(&b, "%s: %v\n", k, held[k])
+			}
 		}
 	}
 	if len(tied) > 0 {

@@ -149,3 +149,13 @@ func parseAny(n profile.Numeric, v any) (float64, error) {
 	}
 	return 0, fmt.Errorf("unexpected value %v", v)
 }
+
+// Has reports whether the space fits the parameter at path.
+func (s Space) Has(path string) bool {
+	for _, p := range s {
+		if p.Path == path {
+			return true
+		}
+	}
+	return false
+}

@@ -72,3 +72,13 @@ func (n Numeric) Format(v float64) string {
 	}
 	return strconv.FormatFloat(v, 'g', 4, 64)
 }
+
+// CheckValue reports whether value is one the Starlink parameter at path
+// accepts on its own (its type, unit and range), without the profile's
+// cross-parameter checks: a value a fit holds or starts from may need the
+// fit's ties (the drift's median change follows the rates) to make a whole
+// profile.
+func CheckValue(path string, value any) error {
+	ps := params(&StarlinkProfile{})
+	return apply(ps, overrideEntries(map[string]any{path: value}), "override")
+}

@@ -12,12 +12,23 @@ import (
 
 // Profile names.
 const (
+	// NameStarlink is the Starlink model of seed 000's dish (UTA-232 in
+	// Melbourne): seed 001's defaults, then the site block of
+	// cities.yaml fitted to seed 000's measurements, then a city's
+	// terrestrial leg.
 	NameStarlink = "starlink"
-	NameFixed    = "fixed"
+	// NameStarlinkSeed001 is seed 001's published values as they are
+	// (its own dish and PoP), without the Melbourne site block: a city
+	// adds only its terrestrial leg.
+	NameStarlinkSeed001 = "starlink-seed001"
+	NameFixed           = "fixed"
 )
 
 // Names returns the built-in profile names, sorted.
-func Names() []string { return []string{NameFixed, NameStarlink} }
+func Names() []string { return []string{NameFixed, NameStarlink, NameStarlinkSeed001} }
+
+// IsStarlink reports whether name is one of the Starlink model's profiles.
+func IsStarlink(name string) bool { return name == NameStarlink || name == NameStarlinkSeed001 }
 
 // cityFile is the shape of cities.yaml.
 type cityFile struct {
@@ -76,11 +87,27 @@ func Starlink(city string, overrides map[string]any) (*StarlinkProfile, error) {
 	return LoadStarlink(nil, city, overrides)
 }
 
+// StarlinkNamed resolves the Starlink profile called name (NameStarlink or
+// NameStarlinkSeed001) for a city ("" for none) with overrides.
+func StarlinkNamed(name, city string, overrides map[string]any) (*StarlinkProfile, error) {
+	if !IsStarlink(name) {
+		return nil, fmt.Errorf("profile: %q is not a Starlink profile (allowed: %s, %s)", name, NameStarlink, NameStarlinkSeed001)
+	}
+	return loadStarlink(name, nil, city, overrides)
+}
+
 // LoadStarlink is Starlink with a user profile file (YAML in the layout of
 // `leolab profile show starlink`) applied over the defaults before the city
 // and overrides. data may be nil.
 func LoadStarlink(data []byte, city string, overrides map[string]any) (*StarlinkProfile, error) {
-	sp := &StarlinkProfile{Name: NameStarlink, City: city}
+	return loadStarlink(NameStarlink, data, city, overrides)
+}
+
+// loadStarlink resolves a Starlink profile: the seed-001 defaults, the
+// user's file, then for a city the Melbourne site block (NameStarlink
+// only) and the city's own overrides, then the overrides.
+func loadStarlink(name string, data []byte, city string, overrides map[string]any) (*StarlinkProfile, error) {
+	sp := &StarlinkProfile{Name: name, City: city}
 	ps := params(sp)
 	if err := loadInto(ps, "starlink.yaml"); err != nil {
 		return nil, err
@@ -103,8 +130,10 @@ func LoadStarlink(data []byte, city string, overrides map[string]any) (*Starlink
 		if !ok {
 			return nil, unknownCity(city)
 		}
-		if err := apply(ps, overrideEntries(cf.Site), "cities.yaml site"); err != nil {
-			return nil, err
+		if name == NameStarlink {
+			if err := apply(ps, overrideEntries(cf.Site), "cities.yaml site"); err != nil {
+				return nil, err
+			}
 		}
 		if err := apply(ps, overrideEntries(ci.Overrides), "cities.yaml "+city); err != nil {
 			return nil, err
@@ -136,8 +165,8 @@ func Fixed(overrides map[string]any) (*FixedProfile, error) {
 // form LoadStarlink reads back). city applies to starlink only.
 func Show(name, city string) (string, error) {
 	switch name {
-	case NameStarlink:
-		sp, err := Starlink(city, nil)
+	case NameStarlink, NameStarlinkSeed001:
+		sp, err := StarlinkNamed(name, city, nil)
 		if err != nil {
 			return "", err
 		}

@@ -156,3 +156,44 @@ func TestFixed(t *testing.T) {
 		t.Errorf("Fixed(loss 1.5) error = %v", err)
 	}
 }
+
+// starlink-seed001 is seed 001's dish with a city's terrestrial leg only;
+// starlink is the Melbourne dish: the site block (fitted uplink, site
+// OWDs) applies with a city, and without one both are seed 001's values.
+func TestStarlinkSeed001Profile(t *testing.T) {
+	seed, err := StarlinkNamed(NameStarlinkSeed001, "london", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, err := StarlinkNamed(NameStarlink, "london", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bare, err := Starlink("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if seed.Name != NameStarlinkSeed001 || site.Name != NameStarlink {
+		t.Errorf("names %q, %q", seed.Name, site.Name)
+	}
+	if seed.Uplink.Alloc.Base != bare.Uplink.Alloc.Base || seed.Uplink.Alloc.Base != 30e6 {
+		t.Errorf("seed 001 uplink base %g, want seed 001's 30 Mbit/s", seed.Uplink.Alloc.Base)
+	}
+	if seed.Downlink.BaseOWD != 13*time.Millisecond || seed.Uplink.BaseOWD != 17*time.Millisecond {
+		t.Errorf("seed 001 OWDs %v/%v, want 13/17 ms", seed.Downlink.BaseOWD, seed.Uplink.BaseOWD)
+	}
+	if seed.Terrestrial.OneWay != site.Terrestrial.OneWay || seed.Terrestrial.OneWay == 0 {
+		t.Errorf("terrestrial legs %v and %v, want London's in both", seed.Terrestrial.OneWay, site.Terrestrial.OneWay)
+	}
+	// The site's uplink allows ~20 Mbit/s (issue 17: the BBR family's
+	// 19.5–22 Mbit/s 5-run means in every city).
+	if r := site.Uplink.MaxRate(); r < 19e6 || r > 22e6 {
+		t.Errorf("site uplink max rate %g, want ~20 Mbit/s", r)
+	}
+	if _, err := StarlinkNamed("fixed", "", nil); err == nil || !strings.Contains(err.Error(), NameStarlinkSeed001) {
+		t.Errorf("fixed as a Starlink profile: %v", err)
+	}
+	if _, err := Show(NameStarlinkSeed001, "sydney"); err != nil {
+		t.Errorf("show: %v", err)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/leolab/leolab/link"
 	"github.com/leolab/leolab/link/qdisc"
 	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/sim"
 )
 
@@ -28,7 +29,7 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 		if !s.EpochUTC.IsZero() {
 			spec.EpochUTC = s.EpochUTC.Format(time.RFC3339Nano)
 		}
-	case "starlink":
+	case profile.NameStarlink, profile.NameStarlinkSeed001:
 		s.starlinkPath(&spec)
 	default:
 		return spec, fmt.Errorf("path.profile %q: no simulator path builder", s.Path.Profile)

@@ -37,7 +37,7 @@ type Scenario struct {
 }
 
 // Path is the network path. Profile "fixed" uses Rate/RTT/Queue/Loss;
-// "starlink" uses City/Direction/Overrides.
+// "starlink" and "starlink-seed001" use City/Direction/Overrides.
 type Path struct {
 	Profile   string
 	City      string

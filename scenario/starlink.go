@@ -19,7 +19,7 @@ var simEpochDate = time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 // resolveStarlink resolves the Starlink profile of the path, as an *Error
 // that points at the city or overrides field when it is bad.
 func (s *Scenario) resolveStarlink(fail failFunc) error {
-	sp, err := profile.Starlink(s.Path.City, s.Path.Overrides)
+	sp, err := profile.StarlinkNamed(s.Path.Profile, s.Path.City, s.Path.Overrides)
 	if err != nil {
 		field := "path.overrides"
 		if strings.HasPrefix(err.Error(), "city:") {

@@ -160,3 +160,43 @@ func TestEpochUTC(t *testing.T) {
 		t.Errorf("bad epoch_utc: error %v, want one naming epoch_utc and RFC 3339", err)
 	}
 }
+
+// path.profile starlink-seed001 runs seed 001's dish: its access RTT (13 +
+// 17 ms) plus the city's terrestrial leg, and its 60 Mbit/s uplink, where
+// profile starlink has the Melbourne site's.
+func TestStarlinkSeed001Scenario(t *testing.T) {
+	run := func(prof string) (netsim.Spec, float64) {
+		yaml := fmt.Sprintf("version: 1\nname: s\nduration: 20s\npath: {profile: %s, city: ohio, direction: uplink}\nflows: [{cca: bbr}]\n", prof)
+		sc, err := scenario.Parse("s.yaml", []byte(yaml))
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, err := sc.Spec()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := netsim.Run(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return spec, res.Flows[0].ThroughputMbps
+	}
+	seedSpec, seedMbps := run(profile.NameStarlinkSeed001)
+	siteSpec, siteMbps := run(profile.NameStarlink)
+	sp, err := profile.StarlinkNamed(profile.NameStarlinkSeed001, "ohio", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 30*time.Millisecond + 2*sp.Terrestrial.OneWay
+	if d := seedSpec.BaseRTT - want; d < -2*time.Millisecond || d > 2*time.Millisecond {
+		t.Errorf("seed 001 base RTT %v, want %v (13 + 17 ms + Ohio's leg both ways)", seedSpec.BaseRTT, want)
+	}
+	if d := seedSpec.BaseRTT - siteSpec.BaseRTT; d < 9*time.Millisecond || d > 11*time.Millisecond {
+		t.Errorf("base RTTs %v (seed 001) and %v (site): want seed 001's access 10 ms longer", seedSpec.BaseRTT, siteSpec.BaseRTT)
+	}
+	// BBR fills most of either uplink: seed 001's 60 Mbit/s, the site's ~20.
+	t.Logf("bbr up from Ohio: %.1f Mbit/s (seed 001), %.1f (site)", seedMbps, siteMbps)
+	if seedMbps < 1.5*siteMbps || siteMbps > 21 {
+		t.Errorf("bbr %.1f Mbit/s on seed 001's uplink, %.1f on the site's: want seed 001's far above the site's ~20", seedMbps, siteMbps)
+	}
+}

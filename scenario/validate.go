@@ -14,7 +14,7 @@ import (
 )
 
 // Profiles lists the built-in path profiles.
-var Profiles = []string{"fixed", "starlink"}
+var Profiles = profile.Names()
 
 // CBR is the flow type of constant-bit-rate probes.
 const CBR = "cbr"

@@ -38,6 +38,8 @@ var defaultCalibrationParams = []string{
 
 type calibrateFlags struct {
 	params     []string
+	sets       []string
+	profile    string
 	holdout    []string
 	cities     []string
 	directions []string
@@ -71,16 +73,22 @@ parameters on downlink cells, then uplink). Output in DIR: fitted.yaml (profile
 overrides with the fit in comments), report.html, residuals.csv, evaluations.csv.
 
   --param PATH=LO:HI[:log]   a parameter and its bounds (repeatable; default: the built-in plan)
+  --profile NAME             starlink (the Melbourne site, default) or starlink-seed001
+  --set PATH=VALUE           hold a parameter at a value in every evaluation (repeatable); a
+                             fitted parameter that is also set starts from that value
   --holdout CITY             leave a city out of the fit and report its prediction
   --cv                       leave-one-city-out cross-validation over the fitted cities`,
 		Example: `  leolab calibrate --out fit                                   # the built-in plan on the embedded data
   leolab calibrate --directions uplink --duration 120s --out fit-ul
   leolab calibrate --param uplink.alloc.base=5Mbps:60Mbps:log --holdout london --out fit-lon
-  leolab calibrate my_summaries.csv --cv --out fit-cv`,
+  leolab calibrate my_summaries.csv --cv --out fit-cv
+  leolab calibrate --directions downlink --param downlink.aqm.min_packets=0:400 --set downlink.random_loss=1e-5 --out fit-dl`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runCalibrate(cmd, args, &f) },
 	}
 	fl := c.Flags()
 	fl.StringSliceVar(&f.params, "param", nil, "parameter to fit, PATH=LO:HI[:log] (repeatable)")
+	fl.StringVar(&f.profile, "profile", profile.NameStarlink, "the Starlink profile the fit starts from and overrides: "+profile.NameStarlink+" or "+profile.NameStarlinkSeed001)
+	fl.StringSliceVar(&f.sets, "set", nil, "parameter held at a value (start value when also fitted), PATH=VALUE (repeatable)")
 	fl.StringSliceVar(&f.holdout, "holdout", nil, "city left out of the fit and predicted (repeatable)")
 	fl.StringSliceVar(&f.cities, "cities", nil, "cities to fit (default: every city with real data)")
 	fl.StringSliceVar(&f.directions, "directions", nil, "directions to fit (default: downlink, uplink)")
@@ -100,6 +108,7 @@ overrides with the fit in comments), report.html, residuals.csv, evaluations.csv
 // calibration is one fit's inputs, resolved from the flags.
 type calibration struct {
 	space      calibrate.Space
+	held       map[string]any // --set: overrides under every evaluation
 	obj        calibrate.Objective
 	real       map[campaign.Key]campaign.Metrics
 	cities     []string
@@ -130,6 +139,12 @@ func (f *calibrateFlags) resolve(args []string) (*calibration, error) {
 			return nil, badInput("calibrate: --param %s: %v", p, err)
 		}
 		c.space = append(c.space, q)
+	}
+	if !profile.IsStarlink(f.profile) {
+		return nil, badInput("calibrate: --profile %q (allowed: %s, %s)", f.profile, profile.NameStarlink, profile.NameStarlinkSeed001)
+	}
+	if c.held, err = parseSets(f.sets); err != nil {
+		return nil, err
 	}
 	w, err := calibrate.ParseWeights(f.weights)
 	if err != nil {
@@ -262,7 +277,7 @@ func runCalibrate(cmd *cobra.Command, args []string, f *calibrateFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stderr := cmd.ErrOrStderr()
-	fwd := &calibrate.Forward{CCAs: c.ccas, Kinds: c.kinds, Seeds: c.seeds, Duration: f.duration, Store: st,
+	fwd := &calibrate.Forward{Profile: f.profile, CCAs: c.ccas, Kinds: c.kinds, Seeds: c.seeds, Duration: f.duration, Store: st,
 		Exec: freshExec{workers: f.exec.workers, url: f.exec.natsURL, ackWait: f.exec.ackWait, versionStamp: versionString()}}
 	j := &calibrationJob{c: c, fwd: fwd, f: f, stderr: stderr}
 	fits, err := j.fitAll(ctx, c.cities, "fit")
@@ -314,12 +329,16 @@ type fitted struct {
 func (j *calibrationJob) fitAll(ctx context.Context, cities []string, label string) (*fitted, error) {
 	out := &fitted{overrides: map[string]any{}, tied: map[string]any{}}
 	for _, stg := range stagesOf(j.c.space, j.c.directions) {
-		fixed := maps.Clone(out.overrides)
-		start, err := calibrate.StartValues(stg.space, cities[0], fixed)
+		fixed := maps.Clone(j.c.held)
+		if fixed == nil {
+			fixed = map[string]any{}
+		}
+		maps.Copy(fixed, out.overrides)
+		start, err := calibrate.StartValuesIn(j.f.profile, stg.space, cities[0], fixed)
 		if err != nil {
 			return nil, err
 		}
-		sp, err := profile.Starlink(cities[0], fixed)
+		sp, err := profile.StarlinkNamed(j.f.profile, cities[0], fixed)
 		if err != nil {
 			return nil, err
 		}
@@ -365,7 +384,7 @@ func describe(s calibrate.Space, v []float64) string {
 // predict runs the fitted values on cities the fit did not see.
 func (j *calibrationJob) predict(ctx context.Context, cities []string, overrides map[string]any) ([]campaign.Row, error) {
 	fwd := *j.fwd
-	fwd.Cities, fwd.Directions, fwd.Fixed = cities, j.c.directions, nil
+	fwd.Cities, fwd.Directions, fwd.Fixed = cities, j.c.directions, j.c.held
 	return fwd.Eval(ctx, overrides, j.c.real)
 }
 
@@ -395,10 +414,10 @@ func (j *calibrationJob) write(stdout io.Writer, fits *fitted, sets map[string][
 	dir := j.f.out
 	header := []string{
 		"leolab calibrate " + versionString() + ": fitted Starlink parameters (profile overrides)",
-		fmt.Sprintf("forward model: sim, %v per run, seeds %v, CCAs %v, kinds %v", j.f.duration, j.c.seeds, j.c.ccas, j.c.kinds),
+		fmt.Sprintf("forward model: sim, profile %s, %v per run, seeds %v, CCAs %v, kinds %v", j.f.profile, j.f.duration, j.c.seeds, j.c.ccas, j.c.kinds),
 		fmt.Sprintf("fitted on %v; held out %v", j.c.cities, j.f.holdout),
 	}
-	yml := calibrate.ProfileYAML(fits.stages, fits.tied, j.c.obj, header)
+	yml := calibrate.ProfileYAML(fits.stages, fits.tied, j.c.held, j.c.obj, header)
 	if err := os.WriteFile(filepath.Join(dir, "fitted.yaml"), []byte(yml), 0o644); err != nil {
 		return err
 	}
@@ -475,4 +494,28 @@ func writeEvaluations(w io.Writer, stages []calibrate.Stage) error {
 		}
 	}
 	return nil
+}
+
+// parseSets reads --set PATH=VALUE: a numeric Starlink parameter and a
+// value in its allowed range (the whole profile is checked per evaluation,
+// after the fit's ties).
+func parseSets(sets []string) (map[string]any, error) {
+	if len(sets) == 0 {
+		return nil, nil
+	}
+	held := map[string]any{}
+	for _, s := range sets {
+		path, val, ok := strings.Cut(s, "=")
+		if !ok || path == "" || val == "" {
+			return nil, badInput("calibrate: --set %q: want PATH=VALUE, e.g. downlink.random_loss=1e-5", s)
+		}
+		if _, err := profile.StarlinkNumeric(path); err != nil {
+			return nil, badInput("calibrate: --set %s: %v", s, err)
+		}
+		if err := profile.CheckValue(path, val); err != nil {
+			return nil, badInput("calibrate: --set %s: %v", s, err)
+		}
+		held[path] = val
+	}
+	return held, nil
 }

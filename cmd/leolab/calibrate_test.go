@@ -65,10 +65,38 @@ func TestCalibrateBadInput(t *testing.T) {
 		{[]string{"--loss", "l7"}, "allowed: cauchy"},
 		{[]string{"--weights", "1,2"}, "three numbers"},
 		{[]string{"--runs", "0"}, "allowed 1..100"},
+		{[]string{"--set", "downlink.random_loss"}, "want PATH=VALUE"},
+		{[]string{"--profile", "fixed"}, "allowed: starlink, starlink-seed001"},
+		{[]string{"--set", "downlink.nosuch=3"}, "unknown parameter"},
+		{[]string{"--set", "downlink.random_loss=2"}, "downlink.random_loss"},
 	} {
 		code, _, errOut := runCLI(append([]string{"calibrate", "--out", t.TempDir()}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
+	}
+}
+
+// --set holds a parameter in every evaluation (written to fitted.yaml, so
+// the file is the whole profile) and gives a fitted one its start value.
+func TestCalibrateSet(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "fit")
+	code, out, errOut := runCLI("calibrate", "--out", dir, "--directions", "uplink", "--kinds", "dedicated", "--ccas", "cubic",
+		"--cities", "sydney", "--duration", "10s", "--max-evals", "2", "--no-progress",
+		"--param", "uplink.alloc.base=5Mbps:60Mbps:log", "--set", "uplink.alloc.base=20Mbps", "--set", "uplink.aqm.max_prob=0.3")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	yml, err := os.ReadFile(filepath.Join(dir, "fitted.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"start 20Mbps", "# held at these values in every evaluation (--set):\nuplink.aqm.max_prob: 0.3\n"} {
+		if !strings.Contains(string(yml), want) {
+			t.Errorf("fitted.yaml lacks %q:\n%s", want, yml)
+		}
+	}
+	if strings.Count(string(yml), "uplink.alloc.base: ") != 1 {
+		t.Errorf("uplink.alloc.base written other than once (fitted, not held):\n%s", yml)
 	}
 }

@@ -78,13 +78,13 @@ func (f *shellFlags) config(cmd *cobra.Command) (emu.Config, error) {
 		}
 		cfg, _, err := f.link.config("shell")
 		return cfg, err
-	case "starlink":
+	case profile.NameStarlink, profile.NameStarlinkSeed001:
 		for _, n := range []string{"rate", "rtt", "queue", "loss"} {
 			if cmd.Flags().Changed(n) {
 				return emu.Config{}, badInput("shell: --%s describes a fixed link, not --profile starlink", n)
 			}
 		}
-		p, err := profile.Starlink(f.city, nil)
+		p, err := profile.StarlinkNamed(f.profile, f.city, nil)
 		if err != nil {
 			return emu.Config{}, badInput("shell: %v", err)
 		}
@@ -92,7 +92,7 @@ func (f *shellFlags) config(cmd *cobra.Command) (emu.Config, error) {
 		cfg.Uplink, cfg.Downlink = emu.StarlinkPath(p, cfg.Epoch, f.seed)
 		return cfg, nil
 	}
-	return emu.Config{}, badInput("shell: --profile %q: want fixed or starlink", f.profile)
+	return emu.Config{}, badInput("shell: --profile %q: want one of %s", f.profile, strings.Join(profile.Names(), ", "))
 }
 
 func runShell(cmd *cobra.Command, f *shellFlags, args []string) error {
