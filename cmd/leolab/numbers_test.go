@@ -5,6 +5,9 @@ import (
 	"testing"
 )
 
+// poolRow is one row of a learn pool (JSONL).
+const poolRow = `{"location":"sydney","stream":"s","flow":"f","i":0,"t_s":1,"throughput_bps":1e8,"retransmits":0,"cwnd_bytes":100000,"rwnd_bytes":0,"rtt_ms":30,"rttvar_ms":2,"phase":"UP","utilization":0.9,"action":1.25,"reward":1,"mapped_gain":1.05,"mapped_reward":1}`
+
 // TestBadNumbersExit2: issue 18's numbers that slipped through (NaN/Inf
 // loss, 1e-300bps, 1e300Tbps, 1 ns intervals, flows without a total cap,
 // runs that cannot fit in memory) exit 2 through every way in, naming the
@@ -33,6 +36,8 @@ func TestBadNumbersExit2(t *testing.T) {
 			[]string{"downlink.alloc.base", "allowed"}},
 		{"emu --rate 1e300Tbps", []string{"emu", "--rate", "1e300Tbps"}, []string{"--rate", "overflows"}},
 		{"emu --loss Inf", []string{"emu", "--loss", "Inf"}, []string{"--loss", "[0, 1)"}},
+		{"learn train --l2 NaN", []string{"learn", "train", writeFile(t, "pool.jsonl", poolRow+"\n"), "--l2", "NaN"}, []string{"--l2", "NaN", "allowed: 0..1e+06"}},
+		{"learn train --rate Inf", []string{"learn", "train", writeFile(t, "pool.jsonl", poolRow+"\n"), "--rate", "Inf"}, []string{"--rate"}},
 		{"emu --cca nosuch", []string{"emu", "--cca", "nosuch", "--duration", "1s"}, []string{"nosuch", "the kernel refuses it"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
