@@ -90,8 +90,9 @@ supported live: bytes-limited flows and extra_rtt.
 
 Without -f, the flags describe a fixed link and kernel (or cbr) flows.
 
---cleanup removes the namespaces left by emulator runs that were killed
-(kill -9); runs of live processes are left alone.`,
+Every run first removes what emulator runs that were killed (kill -9) left
+behind — their namespaces, a pump CPU left polling — and says so on stderr;
+--cleanup does only that. Runs of live processes are left alone.`,
 		Example: `  leolab emu -f examples/starlink/sydney-downlink-cubic.yaml --iperf3-json out/
   leolab emu --rate 100Mbps --rtt 50ms --queue 417 --cca cubic --duration 20s
   leolab emu --rate 300Mbps --rtt 40ms --cca cbr --duration 5s --json
@@ -119,6 +120,13 @@ Without -f, the flags describe a fixed link and kernel (or cbr) flows.
 	fl.BoolVar(&f.shared, "shared", false, sharedUsage)
 	fl.BoolVar(&f.force, "force", false, "with -f: run even when the estimated memory for the records (4 GB) is over budget")
 	return c
+}
+
+// emuNotice prints what the emulator did beyond the run (the leftovers
+// of killed runs it removed at start) on stderr.
+func emuNotice(cmd *cobra.Command, name string) func(string) {
+	stderr := cmd.ErrOrStderr()
+	return func(msg string) { fmt.Fprintf(stderr, "leolab: %s: %s\n", name, msg) }
 }
 
 // sharedUsage documents --shared of emu and shell (emu.Config.Shared).
@@ -175,6 +183,7 @@ func runEmu(cmd *cobra.Command, f *emuFlags) error {
 		return err
 	}
 	rc.Shared = f.shared
+	rc.Notice = emuNotice(cmd, "emu")
 	if err := netns.Available(); err != nil {
 		return fmt.Errorf("emu: %w", err)
 	}
