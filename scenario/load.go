@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,7 +18,7 @@ import (
 
 // Load reads and validates a scenario file.
 func Load(file string) (*Scenario, error) {
-	data, err := os.ReadFile(file)
+	data, err := ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -28,6 +27,9 @@ func Load(file string) (*Scenario, error) {
 
 // Parse reads and validates scenario YAML; file names it in errors.
 func Parse(file string, data []byte) (*Scenario, error) {
+	if err := checkSize(file, data); err != nil {
+		return nil, err
+	}
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
