@@ -35,6 +35,8 @@ func TestBadNumbers(t *testing.T) {
 		{"tiny cbr rate", scenarioWith("", "", "[{cca: cbr, rate: 1e-300bps, packet_size: 1000}]"), []string{"flows[0].rate", "allowed: 1kbps..1Tbps"}},
 		{"huge extra rtt", scenarioWith("", "", "[{cca: cubic, extra_rtt: 100000h}]"), []string{"flows[0].extra_rtt", "allowed"}},
 		{"NaN cc param", scenarioWith("", "", "[{cca: cubic, params: {hystart: NaN}}]"), []string{"flows[0].params.hystart", "finite"}},
+		{"absurd cc gain", scenarioWith("", "", "[{cca: bbr3, params: {cwnd_gain: 1e308}}]"), []string{"bad.yaml:4:", "flows[0].params", "gains must be in (0, 100]"}},
+		{"negative cc window", scenarioWith("", "", "[{cca: bbr3, params: {min_rtt_win_s: -1}}]"), []string{"flows[0].params", "out of range"}},
 		{"NaN size", scenarioWith("", "", "[{cca: cubic, bytes: NaNMB}]"), []string{"flows[0].bytes", "not a size"}},
 		{"NaN queue param", scenarioWith("", ", queue: {discipline: red, params: {max_p: NaN}}", cubic), []string{"path.queue.params.max_p", "finite"}},
 		{"1ns interval", scenarioWith("interval: 1ns\n", "", cubic), []string{"interval", "1ns is out of range (allowed: 1ms..the duration 10s)"}},

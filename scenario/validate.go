@@ -142,6 +142,13 @@ func (s *Scenario) validateFlow(i int, f Flow, fail failFunc) error {
 		if f.RateBps != 0 || f.PacketSize != 0 || f.Record {
 			return fail(at, "rate, packet_size and record apply to cbr flows only")
 		}
+		// The algorithm checks its own knobs' ranges; build it once here so
+		// that a bad value is this file's error (exit 2), not the run's.
+		if len(f.Params) > 0 {
+			if _, err := cc.New(f.CCA, cc.Config{Params: f.Params}); err != nil {
+				return fail(at+".params", "%v", err)
+			}
+		}
 	}
 	if f.Start < 0 || f.Start >= s.Duration {
 		return fail(at+".start", "%v: must be in [0, duration %v)", f.Start, s.Duration)
