@@ -38,6 +38,9 @@ func TestBadNumbersExit2(t *testing.T) {
 		{"emu --loss Inf", []string{"emu", "--loss", "Inf"}, []string{"--loss", "[0, 1)"}},
 		{"learn train --l2 NaN", []string{"learn", "train", writeFile(t, "pool.jsonl", poolRow+"\n"), "--l2", "NaN"}, []string{"--l2", "NaN", "allowed: 0..1e+06"}},
 		{"learn train --rate Inf", []string{"learn", "train", writeFile(t, "pool.jsonl", poolRow+"\n"), "--rate", "Inf"}, []string{"--rate"}},
+		{"probe absurd timestamp", []string{"probe", writeFile(t, "r.json", `{"engine":"sim","flows":[{"id":0,"cca":"cbr","packets":[{"seq":0,"sent_s":0,"owd_ms":1},{"seq":1,"sent_s":1e300,"owd_ms":1}]}]}`)},
+			[]string{"packets[1]: sent_s 1e+300", "want a time in"}},
+		{"probe absurd delay", []string{"probe", writeFile(t, "d.txt", "14\n1e300\n")}, []string{"d.txt:2:", "want a number in [0, 600000]"}},
 		{"emu --cca nosuch", []string{"emu", "--cca", "nosuch", "--duration", "1s"}, []string{"nosuch", "the kernel refuses it"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
