@@ -21,10 +21,10 @@ func TestBadNumbersExit2(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{"sim --loss NaN", []string{"sim", "--loss", "NaN", "--duration", "1s"}, []string{"path.loss", "[0, 1)"}},
-		{"sim --rate 1e-300bps", []string{"sim", "--rate", "1e-300bps", "--duration", "1s"}, []string{"path.rate", "1kbps..1Tbps"}},
+		{"sim --loss NaN", []string{"sim", "--loss", "NaN", "--duration", "1s"}, []string{"--loss", "[0, 1)"}},
+		{"sim --rate 1e-300bps", []string{"sim", "--rate", "1e-300bps", "--duration", "1s"}, []string{"--rate", "1kbps..1Tbps"}},
 		{"sim --rate 1e300Tbps", []string{"sim", "--rate", "1e300Tbps", "--duration", "1s"}, []string{"--rate", "overflows after its unit"}},
-		{"sim --interval 1ns", []string{"sim", "--interval", "1ns", "--duration", "1s"}, []string{"interval", "allowed: 1ms"}},
+		{"sim --interval 1ns", []string{"sim", "--interval", "1ns", "--duration", "1s"}, []string{"--interval", "allowed: 1ms"}},
 		{"sim over budget", []string{"sim", "--interval", "1ms", "--duration", "2h"}, []string{"of memory", "--force"}},
 		{"sim -f reverse NaN", []string{"sim", "-f", file("path: {profile: fixed, rate: 10Mbps, rtt: 10ms, reverse: {loss: NaN}}\nflows: [{cca: cubic}]\n")},
 			[]string{"s.yaml:3", "path.reverse.loss"}},
