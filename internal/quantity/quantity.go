@@ -21,9 +21,9 @@ import (
 // Shared limits. Each is wide enough for every path we model and narrow
 // enough that the arithmetic done with it cannot overflow.
 const (
-	// MinRate: at 1 kbit/s a 1500-byte packet takes 12 s on the wire; below,
-	// a run is one packet per interval and the profile's own floor
-	// (alloc.base) is 1 kbit/s too.
+	// MinRate: 1 kbit/s, the Starlink profile's own floor (alloc.base); a
+	// 1500-byte packet already takes 12 s on the wire. Far below, at
+	// 1e-300 bit/s, a packet's time overflows a time.Duration.
 	MinRate = 1e3
 	// MaxRate: 1 Tbit/s, the fixed profile's ceiling (a 1500-byte packet
 	// takes 12 ns on the wire, still a count of whole nanoseconds).
