@@ -107,6 +107,12 @@ func (in *Input) readFile(path string) error {
 	if err != nil {
 		return fmt.Errorf("analyze: %w", err)
 	}
+	return in.readData(path, data)
+}
+
+// readData reads one input's bytes; path names it and its extension
+// tells a summary CSV from JSON.
+func (in *Input) readData(path string, data []byte) error {
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	switch {
 	case bytes.HasPrefix(trimmed, []byte("#")):

@@ -103,7 +103,13 @@ func (c *Campaign) finish(runs []Run) error {
 		if err != nil {
 			return err
 		}
-		if _, err := scenario.Parse(r.Name(), []byte(text)); err != nil {
+		sc, err := scenario.Parse(r.Name(), []byte(text))
+		if err != nil {
+			return c.fail("template", "run %s: %v", r.Name(), err)
+		}
+		// A campaign has no --force: a run over the budget would take
+		// every worker's memory, so it is refused before any runs.
+		if err := sc.CheckBudget(r.Engine == DefaultEngine); err != nil {
 			return c.fail("template", "run %s: %v", r.Name(), err)
 		}
 		r.Scenario = text

@@ -116,3 +116,18 @@ func BenchmarkExpandSeed000Full(b *testing.B) {
 		}
 	}
 }
+
+// TestExpandRefusesRunsOverBudget: a run whose records cannot fit in memory
+// (1 ms intervals for 2 h: ~50 GiB) is refused before any run starts,
+// naming the template and the run.
+func TestExpandRefusesRunsOverBudget(t *testing.T) {
+	body := strings.Replace(okCampaign, "duration: 20s", "duration: 2h\ninterval: 1ms", 1)
+	c, err := Parse("c.yaml", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Expand()
+	if err == nil || !strings.Contains(err.Error(), "template") || !strings.Contains(err.Error(), "of memory") {
+		t.Fatalf("Expand = %v, want the budget's refusal", err)
+	}
+}

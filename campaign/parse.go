@@ -2,19 +2,24 @@ package campaign
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/leolab/leolab/scenario"
 	"go.yaml.in/yaml/v3"
 )
 
 // Load reads and validates a campaign file.
 func Load(file string) (*Campaign, error) {
-	data, err := os.ReadFile(file)
+	data, err := scenario.ReadFile(file) // the same bound as a scenario's
+	var se *scenario.Error
+	if errors.As(err, &se) {
+		return nil, failAt(file, 0, "", "%s", se.Msg)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("campaign: %w", err)
 	}

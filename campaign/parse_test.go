@@ -54,6 +54,7 @@ func TestParseErrors(t *testing.T) {
 		{"engine", "name: sweep", "name: sweep\nengine: ns3", "engine", `"ns3" is not supported`},
 		{"city in template", "profile: starlink,", "profile: starlink, city: tokyo,", "template.path.city", "axes.city"},
 		{"duration", "20s", "-20s", "duration", "must be > 0"},
+		{"1ns interval", "duration: 20s", "duration: 20s\ninterval: 1ns", "interval", "1ns is out of range (allowed: 1ms..the duration 20s)"},
 		{"runs and seeds", "runs: 2", "runs: 2\nseeds: [1]", "seeds", "not both"},
 		{"too many runs", "runs: 2", "runs: 1000000000", "runs", "at most 10000"},
 		{"duplicate cca", "[cubic, bbr]", "[cubic, bbr, cubic]", "axes.cca[2]", "duplicate run id"},

@@ -40,8 +40,31 @@ const intervalsDDL = `CREATE TABLE IF NOT EXISTS intervals (
   PRIMARY KEY (run_id, flow_id, t)
 ) WITHOUT ROWID`
 
-// OpenStore opens (creating if needed) the store at path.
+// OpenStore opens the store at path, creating it if there is no file. An
+// existing file that is empty, truncated or not SQLite is an error (see
+// checkStoreFile), not a fresh store.
 func OpenStore(path string) (*Store, error) {
+	err := checkStoreFile(path)
+	if errors.Is(err, ErrStoreMissing) {
+		err = createStore(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return openStore(path)
+}
+
+// OpenExistingStore opens the store at path for reading what it holds
+// (`campaign status`, `campaign report`): a missing file is
+// ErrStoreMissing rather than a new, empty store.
+func OpenExistingStore(path string) (*Store, error) {
+	if err := checkStoreFile(path); err != nil {
+		return nil, err
+	}
+	return openStore(path)
+}
+
+func openStore(path string) (*Store, error) {
 	q := url.Values{}
 	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", storeBusyTimeoutMs))
 	q.Add("_pragma", "journal_mode(WAL)")

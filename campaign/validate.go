@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/leolab/leolab/internal/quantity"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/scenario"
 )
@@ -21,8 +22,8 @@ func (c *Campaign) Validate() error {
 	if c.Duration <= 0 {
 		return c.fail("duration", "%v: must be > 0", c.Duration)
 	}
-	if c.Interval <= 0 {
-		return c.fail("interval", "%v: must be > 0", c.Interval)
+	if err := quantity.Interval(c.Interval, c.Duration); err != nil {
+		return c.fail("interval", "%v", err)
 	}
 	if len(c.Seeds) == 0 {
 		return c.fail("seeds", "empty: give at least one seed")

@@ -62,6 +62,9 @@ type Config struct {
 	// work must not be disturbed, at the cost of tens of µs of timing
 	// error.
 	Shared bool
+	// Notice, if set, is told in a sentence what Start did beyond the
+	// run: the leftovers of killed runs it removed (leftovers.go).
+	Notice func(string)
 }
 
 // Emulator is a running emulated path between two namespaces.
@@ -107,6 +110,7 @@ func Start(cfg Config) (*Emulator, error) {
 	if runtime.GOMAXPROCS(0) < minProcs {
 		runtime.GOMAXPROCS(minProcs)
 	}
+	cleanDeadRuns(cfg.Notice)
 	id, err := newRunID()
 	if err != nil {
 		return nil, err

@@ -123,6 +123,9 @@ func (rc *RunConfig) validate() error {
 			return fmt.Errorf("emu run: flow %d: send buffer %d bytes: must be >= 0 (0: the default)", i, f.SndBuf)
 		}
 	}
+	if err := checkKernelCCAs(rc.Flows); err != nil {
+		return fmt.Errorf("emu run: %w", err)
+	}
 	return checkSendBuffers(rc.Flows)
 }
 

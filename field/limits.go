@@ -5,6 +5,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/leolab/leolab/internal/quantity"
 	"github.com/leolab/leolab/packet"
 )
 
@@ -100,8 +101,8 @@ func (r *request) validate() error {
 		return fmt.Errorf("protocol version %d, this server speaks %d (use the same leolab release on both ends)", r.Version, version)
 	case r.Direction != Down && r.Direction != Up:
 		return fmt.Errorf("direction %q: want %q or %q", r.Direction, Down, Up)
-	case !(r.RateBps >= minRateBps && r.RateBps <= maxRateBps): // also NaN
-		return fmt.Errorf("rate %g bit/s: want [%g, %g]", r.RateBps, float64(minRateBps), float64(maxRateBps))
+	case quantity.Rate(r.RateBps, minRateBps, maxRateBps) != nil: // NaN, ±Inf too
+		return fmt.Errorf("rate: %v", quantity.Rate(r.RateBps, minRateBps, maxRateBps))
 	case r.Size < minSize || r.Size > maxSize:
 		return fmt.Errorf("size %d bytes: want [%d, %d]", r.Size, minSize, maxSize)
 	case r.DurationNs <= 0 || time.Duration(r.DurationNs) > maxDuration:

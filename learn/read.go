@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"time"
+
+	"github.com/leolab/leolab/internal/quantity"
 )
 
 // ReadJSONL reads a pool written by WriteJSONL back into rows: the
@@ -20,6 +24,9 @@ func ReadJSONL(r io.Reader) ([]Row, error) {
 		}
 		var c record
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			return nil, fmt.Errorf("learn: pool line %d: %w", line, err)
+		}
+		if err := c.check(); err != nil {
 			return nil, fmt.Errorf("learn: pool line %d: %w", line, err)
 		}
 		ph, ok := map[string]Phase{"UP": Up, "DOWN": Down, "CRUISE": Cruise}[c.Phase]
@@ -38,4 +45,28 @@ func ReadJSONL(r io.Reader) ([]Row, error) {
 		return nil, fmt.Errorf("learn: %w", err)
 	}
 	return rows, nil
+}
+
+// check bounds a record's times and quantities, so that converting them
+// to Durations cannot overflow and no value lies about its unit: t_s a
+// time in a run's longest duration, RTTs within the longest delay, counts
+// and rates not negative (JSON has no NaN: its numbers are finite).
+func (c *record) check() error {
+	for _, q := range []struct {
+		name   string
+		v, max float64
+	}{
+		{"t_s", c.TS, quantity.MaxDuration.Seconds()},
+		{"rtt_ms", c.RTTMs, float64(quantity.MaxDelay / time.Millisecond)},
+		{"rttvar_ms", c.RTTVarMs, float64(quantity.MaxDelay / time.Millisecond)},
+		{"throughput_bps", c.Throughput, quantity.MaxRate},
+		{"retransmits", float64(c.Retransmits), math.MaxInt64},
+		{"cwnd_bytes", float64(c.CWnd), math.MaxInt32},
+		{"rwnd_bytes", float64(c.RWnd), math.MaxInt32},
+	} {
+		if err := quantity.Float(q.v, 0, q.max); err != nil {
+			return fmt.Errorf("%s: %v", q.name, err)
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/leolab/leolab/cc/lmbbr"
+	"github.com/leolab/leolab/internal/quantity"
 )
 
 // TrainConfig are the hyperparameters of the policy's training.
@@ -27,6 +28,32 @@ func DefaultTrainConfig() TrainConfig {
 	return TrainConfig{Iterations: 4000, Rate: 0.5, L2: 1e-3}
 }
 
+// Bounds of the hyperparameters: beyond them training does not converge
+// to anything lmbbr can use, or runs for hours (every iteration passes
+// over every example).
+const (
+	maxIterations = 10_000_000
+	maxRate       = 100
+	maxL2         = 1e6
+)
+
+// Validate checks the hyperparameters, naming each as its flag of `leolab
+// learn train`: iterations in [1, 10⁷], rate in (0, 100], l2 in [0, 10⁶],
+// all finite (NaN passed the old check cfg.L2 < 0 and trained a model of
+// NaN weights).
+func (cfg TrainConfig) Validate() error {
+	if cfg.Iterations < 1 || cfg.Iterations > maxIterations {
+		return fmt.Errorf("--iterations %d is out of range (allowed: 1..%d)", cfg.Iterations, maxIterations)
+	}
+	if err := quantity.Float(cfg.Rate, math.SmallestNonzeroFloat64, maxRate); err != nil {
+		return fmt.Errorf("--rate: %v", err)
+	}
+	if err := quantity.Float(cfg.L2, 0, maxL2); err != nil {
+		return fmt.Errorf("--l2: %v", err)
+	}
+	return nil
+}
+
 // phaseKeys maps learn's phases to the model's.
 var phaseKeys = map[Phase]string{Up: lmbbr.PhaseUp, Down: lmbbr.PhaseDown}
 
@@ -36,8 +63,8 @@ var phaseKeys = map[Phase]string{Up: lmbbr.PhaseUp, Down: lmbbr.PhaseDown}
 // mean cross-entropy plus the L2 penalty. A phase without examples is an
 // error.
 func Train(ex []Example, cfg TrainConfig) (*lmbbr.Model, error) {
-	if cfg.Iterations <= 0 || !(cfg.Rate > 0) || cfg.L2 < 0 {
-		return nil, fmt.Errorf("learn: train: bad config %+v", cfg)
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("learn: train: %w", err)
 	}
 	m := &lmbbr.Model{Version: 1, Features: lmbbr.FeatureNames[:], Phases: map[string]lmbbr.PhaseModel{}}
 	for _, ph := range []Phase{Up, Down} {

@@ -130,6 +130,20 @@ func TestBadParameters(t *testing.T) {
 	if _, err := NewLoss(1, nil, nil); err == nil {
 		t.Error("loss 1 accepted")
 	}
+	// issue 18: NaN loss passed the range check; 1e-300 bit/s made a
+	// packet's serialisation time overflow into an infinitely fast link.
+	if _, err := NewLoss(math.NaN(), nil, nil); err == nil {
+		t.Error("loss NaN accepted")
+	}
+	for _, r := range []float64{1e-300, math.NaN(), math.Inf(1)} {
+		if _, err := NewBottleneck(r, QueueLimit{}, nil); err == nil {
+			t.Errorf("rate %g accepted", r)
+		}
+		q, _ := NewTailDrop(QueueLimit{}, nil)
+		if _, err := NewServer(r, q); err == nil {
+			t.Errorf("server rate %g accepted", r)
+		}
+	}
 }
 
 func BenchmarkBottleneckChain(b *testing.B) {

@@ -2,6 +2,7 @@ package link
 
 import (
 	"fmt"
+	"github.com/leolab/leolab/internal/quantity"
 	"math/rand/v2"
 	"time"
 
@@ -20,8 +21,8 @@ type Loss struct {
 
 // NewLoss returns an i.i.d. loss stage with probability p in [0, 1).
 func NewLoss(p float64, rng *rand.Rand, drop DropFunc) (*Loss, error) {
-	if p < 0 || p >= 1 {
-		return nil, fmt.Errorf("loss probability %g: must be in [0, 1)", p)
+	if err := quantity.Probability(p); err != nil { // NaN too: it passed p < 0 || p >= 1
+		return nil, fmt.Errorf("loss probability: %w", err)
 	}
 	return &Loss{p: p, rng: rng, drop: drop}, nil
 }

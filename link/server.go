@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/leolab/leolab/internal/quantity"
 	"github.com/leolab/leolab/packet"
 	"github.com/leolab/leolab/sim"
 )
@@ -35,10 +36,13 @@ type Server struct {
 // Bottleneck is a drop-tail FIFO served at a fixed rate.
 type Bottleneck = Server
 
-// NewServer returns a server of rateBps bits/s for q.
+// NewServer returns a server of rateBps bits/s for q. The rate must be in
+// quantity's link range: at 1e-300 bit/s a packet's serialisation time
+// does not fit in a time.Duration, and the conversion's garbage made the
+// link infinitely fast.
 func NewServer(rateBps float64, q Queue) (*Server, error) {
-	if rateBps <= 0 {
-		return nil, fmt.Errorf("bottleneck rate %g bit/s: must be > 0", rateBps)
+	if err := quantity.LinkRate(rateBps); err != nil {
+		return nil, fmt.Errorf("bottleneck rate: %w", err)
 	}
 	if q == nil {
 		return nil, fmt.Errorf("bottleneck: no queue")
@@ -48,8 +52,8 @@ func NewServer(rateBps float64, q Queue) (*Server, error) {
 
 // NewBottleneck returns a drop-tail queue served at rateBps bits/s.
 func NewBottleneck(rateBps float64, limit QueueLimit, drop DropFunc) (*Bottleneck, error) {
-	if rateBps <= 0 {
-		return nil, fmt.Errorf("bottleneck rate %g bit/s: must be > 0", rateBps)
+	if err := quantity.LinkRate(rateBps); err != nil {
+		return nil, fmt.Errorf("bottleneck rate: %w", err)
 	}
 	q, err := NewTailDrop(limit, drop)
 	if err != nil {

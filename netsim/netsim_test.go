@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,4 +179,22 @@ func TestValidate(t *testing.T) {
 		t.Fatal("unknown cca accepted")
 	}
 	_ = sim.Never
+}
+
+// TestSpecRefusesRunawayNumbers: a spec built without a scenario gets the
+// same shared checks (issue 18): a 1 ns interval (a record per flow per
+// nanosecond, out of memory) and a cbr rate that makes the packet gap
+// overflow are refused before anything runs.
+func TestSpecRefusesRunawayNumbers(t *testing.T) {
+	spec := dumbbell(1e8, 50*time.Millisecond, 0, FlowSpec{CCA: "test-fixed-window", Params: map[string]float64{"packets": 20}})
+	spec.Interval = time.Nanosecond
+	if _, err := Run(spec); err == nil || !strings.Contains(err.Error(), "allowed: 1ms") {
+		t.Errorf("interval 1ns: %v", err)
+	}
+	for _, r := range []float64{1e-300, math.Inf(1), math.NaN()} {
+		spec := dumbbell(1e8, 50*time.Millisecond, 0, FlowSpec{Kind: CBR, RateBps: r, PacketSize: 1000})
+		if _, err := Run(spec); err == nil || !strings.Contains(err.Error(), "cbr needs a rate in [1kbps, 1Tbps]") {
+			t.Errorf("cbr rate %g: %v", r, err)
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/internal/quantity"
 	"github.com/leolab/leolab/link"
 )
 
@@ -85,8 +86,8 @@ func (s *Spec) Validate() error {
 	if s.Duration <= 0 {
 		errs = append(errs, fmt.Errorf("duration %v: must be > 0", s.Duration))
 	}
-	if s.Interval <= 0 {
-		errs = append(errs, fmt.Errorf("interval %v: must be > 0", s.Interval))
+	if err := quantity.Interval(s.Interval, max(s.Duration, quantity.MinInterval)); err != nil {
+		errs = append(errs, fmt.Errorf("interval: %w", err)) // 1 ns: a record per flow per ns
 	}
 	if s.Forward.Build == nil || s.Reverse.Build == nil {
 		errs = append(errs, errors.New("path: forward and reverse links are required"))
@@ -98,8 +99,8 @@ func (s *Spec) Validate() error {
 		if f.Start < 0 || f.Start >= s.Duration {
 			errs = append(errs, fmt.Errorf("flows[%d].start %v: must be in [0, duration)", i, f.Start))
 		}
-		if f.Kind == CBR && (f.RateBps <= 0 || f.PacketSize <= 0) {
-			errs = append(errs, fmt.Errorf("flows[%d]: cbr needs rate > 0 and packet_size > 0", i))
+		if f.Kind == CBR && (quantity.LinkRate(f.RateBps) != nil || f.PacketSize <= 0) {
+			errs = append(errs, fmt.Errorf("flows[%d]: cbr needs a rate in [1kbps, 1Tbps] and packet_size > 0", i))
 		}
 	}
 	return errors.Join(errs...)

@@ -62,7 +62,7 @@ func (c PathConfig) Validate() error {
 		return fmt.Errorf("duration %v: want > 0", c.Duration)
 	case c.Duration/c.Slot > 1_000_000:
 		return fmt.Errorf("duration %v / slot %v: more than 1,000,000 slots", c.Duration, c.Slot)
-	case c.MinElevation <= 0 || c.MinElevation >= 90:
+	case !(c.MinElevation > 0 && c.MinElevation < 90): // NaN too
 		return fmt.Errorf("minimum elevation %v°: want 0 < el < 90", c.MinElevation)
 	case len(c.Gateways) == 0:
 		return fmt.Errorf("no gateways")

@@ -11,6 +11,10 @@ type RatePoint struct {
 	Mbps float64       `json:"mbps"`
 }
 
+// maxEmptyBins bounds the rate series at this many bins per delivered
+// packet: a 1 packet/s probe in 5 ms bins has 200.
+const maxEmptyBins = 1000
+
 // deliveryRate bins the delivered samples' arrivals (size bytes each) into
 // bins of width bin, from the first arrival to the last.
 func deliveryRate(s []Sample, size int, bin time.Duration) []RatePoint {
@@ -25,7 +29,15 @@ func deliveryRate(s []Sample, size int, bin time.Duration) []RatePoint {
 	}
 	sort.Slice(recv, func(i, j int) bool { return recv[i] < recv[j] })
 	first := recv[0]
-	n := int((recv[len(recv)-1]-first)/bin) + 1
+	span := (recv[len(recv)-1] - first) / bin
+	// The series is as long as the data, not as a timestamp says: beyond
+	// maxEmptyBins bins per delivered packet it is almost all zeros (no
+	// ramp to read), and the span alone once sized a slice that did not fit
+	// in memory.
+	if span < 0 || span >= time.Duration(maxEmptyBins*len(recv)+maxEmptyBins) {
+		return nil
+	}
+	n := int(span) + 1
 	count := make([]int, n)
 	for _, t := range recv {
 		count[int((t-first)/bin)]++

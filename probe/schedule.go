@@ -74,7 +74,10 @@ func fitSchedule(starts, lengths []time.Duration, from, to, minP, maxP, tol time
 	for i := range n {
 		for j := i + 1; j < min(n, i+reach+1); j++ {
 			d := starts[j] - starts[i]
-			for m := 1; d/time.Duration(m) >= minP; m++ {
+			// A grid needs outages on half its boundaries (2c >= boundaries
+			// below), and m periods between two starts are m boundaries:
+			// m beyond 2n+2 cannot fit, however far apart the starts are.
+			for m := 1; m <= 2*n+2 && d/time.Duration(m) >= minP; m++ {
 				p := d / time.Duration(m)
 				if p > maxP {
 					continue

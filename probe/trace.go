@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/leolab/leolab/internal/quantity"
 	"github.com/leolab/leolab/result"
 )
 
@@ -55,7 +57,10 @@ func FromResult(res *result.Result, id int) (*Trace, error) {
 			tr.Epoch = t
 		}
 		delivered := int64(0)
-		for _, p := range f.Packets {
+		for i, p := range f.Packets {
+			if err := checkRecord(p.SentS, p.OWDMs); err != nil {
+				return nil, fmt.Errorf("flow %d: packets[%d]: %w", id, i, err)
+			}
 			s := Sample{Sent: seconds(p.SentS)}
 			switch {
 			case p.OWDMs < 0:
@@ -98,8 +103,8 @@ func ProbeFlows(res *result.Result) []int {
 // Blank lines and lines starting with # are skipped; a line that is not a
 // non-negative number is an error naming the file and line.
 func ReadDelaySeries(name string, r io.Reader, step time.Duration) (*Trace, error) {
-	if step <= 0 {
-		return nil, fmt.Errorf("%s: step %v: want > 0", name, step)
+	if step <= 0 || step > maxStep {
+		return nil, fmt.Errorf("%s: step %v: want (0, %v]", name, step, maxStep)
 	}
 	tr := &Trace{Spacing: step}
 	sc := bufio.NewScanner(r)
@@ -111,10 +116,14 @@ func ReadDelaySeries(name string, r io.Reader, step time.Duration) (*Trace, erro
 			continue
 		}
 		v, err := strconv.ParseFloat(text, 64)
-		if err != nil || v < 0 || v != v {
-			return nil, fmt.Errorf("%s:%d: %q is not a one-way delay in ms (want a number >= 0)", name, line, text)
+		if err != nil || !(v >= 0 && v <= maxOWDMs) { // NaN too
+			return nil, fmt.Errorf("%s:%d: %q is not a one-way delay in ms (want a number in [0, %g])", name, line, text, float64(maxOWDMs))
 		}
-		tr.Samples = append(tr.Samples, Sample{Sent: time.Duration(k) * step, OWD: time.Duration(v * float64(time.Millisecond))})
+		sent := time.Duration(k) * step
+		if sent > maxSent {
+			return nil, fmt.Errorf("%s:%d: the series is longer than %v at --step %v", name, line, maxSent, step)
+		}
+		tr.Samples = append(tr.Samples, Sample{Sent: sent, OWD: time.Duration(v * float64(time.Millisecond))})
 		k++
 	}
 	if err := sc.Err(); err != nil {
@@ -124,6 +133,30 @@ func ReadDelaySeries(name string, r io.Reader, step time.Duration) (*Trace, erro
 		return nil, fmt.Errorf("%s: no delays", name)
 	}
 	return tr, nil
+}
+
+// Bounds on what a trace's records may say, so that no value read from
+// outside bytes overflows a time.Duration or sizes an allocation: a
+// record's send time within a run's longest duration, a delay within the
+// longest delay any input may give (internal/quantity), and a delay
+// series' step at most a minute (LeoReplayer's is 10 ms).
+const (
+	maxSent  = quantity.MaxDuration
+	maxOWDMs = float64(quantity.MaxDelay / time.Millisecond)
+	maxStep  = time.Minute
+)
+
+// checkRecord checks one per-packet record of a result: sent_s a time in
+// [0, maxSent], owd_ms a number at most maxOWDMs (negative: lost, 0: in
+// flight). One absurd value made the prober panic on a slice's length.
+func checkRecord(sentS, owdMs float64) error {
+	if !(sentS >= 0 && sentS <= maxSent.Seconds()) { // NaN too
+		return fmt.Errorf("sent_s %g: want a time in [0, %g] s", sentS, maxSent.Seconds())
+	}
+	if math.IsNaN(owdMs) || owdMs > maxOWDMs {
+		return fmt.Errorf("owd_ms %g: want at most %g ms (negative: lost)", owdMs, maxOWDMs)
+	}
+	return nil
 }
 
 func seconds(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }

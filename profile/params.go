@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/leolab/leolab/internal/quantity"
 )
 
 // kind is how a parameter's value is written and checked.
@@ -170,7 +172,9 @@ func (p *param) set(value any) error {
 	if err != nil {
 		return bad(err.Error())
 	}
-	if math.IsNaN(x) || x < p.lo || x > p.hi {
+	// The shared check (finite, within the tag's range) after the unit
+	// was applied: 1e300Tbps is +Inf here and out of range.
+	if quantity.Float(x, p.lo, p.hi) != nil {
 		return bad("is out of range")
 	}
 	switch p.kind {

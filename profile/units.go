@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/leolab/leolab/internal/quantity"
 )
 
 // rateUnits are the accepted rate suffixes (SI decimal prefixes, as in
@@ -32,7 +34,13 @@ func ParseRate(s string) (float64, error) {
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return 0, fmt.Errorf("rate %q: %q is not a number", s, num)
 		}
-		return v * u.mult, nil
+		// The overflow check comes after the unit: 1e300 is finite,
+		// 1e300Tbps is not.
+		bps, err := quantity.Scale(v, u.mult)
+		if err != nil {
+			return 0, fmt.Errorf("rate %q: overflows after its unit (%v)", s, err)
+		}
+		return bps, nil
 	}
 	return 0, fmt.Errorf("rate %q: missing or unknown unit (use bps, kbps, Mbps, Gbps or Tbps)", s)
 }

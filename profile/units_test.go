@@ -21,6 +21,9 @@ func TestParseRate(t *testing.T) {
 		{"Mbps", 0, false},
 		{"100MBq", 0, false},
 		{"NaNMbps", 0, false},
+		{"InfMbps", 0, false},
+		{"1e300Tbps", 0, false},     // finite number, +Inf after the unit
+		{"1e-300bps", 1e-300, true}, // finite: ranges refuse it, with the field
 	}
 	for _, c := range cases {
 		got, err := ParseRate(c.in)

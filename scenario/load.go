@@ -5,19 +5,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/leolab/leolab/internal/quantity"
 	"github.com/leolab/leolab/profile"
 	"go.yaml.in/yaml/v3"
 )
 
 // Load reads and validates a scenario file.
 func Load(file string) (*Scenario, error) {
-	data, err := os.ReadFile(file)
+	data, err := ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
@@ -26,6 +27,9 @@ func Load(file string) (*Scenario, error) {
 
 // Parse reads and validates scenario YAML; file names it in errors.
 func Parse(file string, data []byte) (*Scenario, error) {
+	if err := checkSize(file, data); err != nil {
+		return nil, err
+	}
 	var root yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&root); err != nil {
@@ -177,7 +181,7 @@ func (d *decoder) size(n *yaml.Node, path string) int64 {
 		}
 	}
 	v, err := strconv.ParseFloat(num, 64)
-	if err != nil || v < 0 || v*float64(mult) > 1<<62 {
+	if err != nil || !(v >= 0) || math.IsInf(v, 0) || v*float64(mult) > 1<<62 { // !(v >= 0): NaN too
 		d.fail(n, path, "%q is not a size (a byte count, or a number with a unit: B, KB, MB, GB, KiB, MiB, GiB; e.g. 16MiB)", s)
 		return 0
 	}
@@ -204,6 +208,12 @@ func (d *decoder) float(n *yaml.Node, path string) float64 {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		d.fail(n, path, "%q is not a number", s)
+		return 0
+	}
+	// Every plain number of a scenario (loss, queue and cca parameters) is
+	// finite; NaN would pass any range check written as x < lo || x > hi.
+	if err := quantity.Finite(v); err != nil {
+		d.fail(n, path, "%q: %v", s, err)
 	}
 	return v
 }

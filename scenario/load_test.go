@@ -60,7 +60,7 @@ func TestBadInput(t *testing.T) {
 			[]string{"bad.yaml:8:", "path.jitter", "unknown field", "allowed:", "rate"}},
 		{"malformed yaml", "version: 1\nflows: [\n", []string{"bad.yaml:", "malformed YAML"}},
 		{"rate zero", strings.Replace(good, "rate: 100Mbps", "rate: 0Mbps", 1),
-			[]string{"bad.yaml:6:", "path.rate", "must be > 0"}},
+			[]string{"bad.yaml:6:", "path.rate", "allowed: 1kbps..1Tbps"}},
 		{"rate without unit", strings.Replace(good, "rate: 100Mbps", "rate: 100", 1),
 			[]string{"bad.yaml:6:", "path.rate", "Mbps"}},
 		{"empty flows", strings.Replace(good, "flows:\n  - {cca: cubic, count: 2}\n  - {cca: cbr, rate: 1Mbps, packet_size: 1400, start: 5s}\n", "flows: []\n", 1),

@@ -175,6 +175,10 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 		d.fail(n, "flows", "must be a list of flows, e.g. [{cca: cubic}]")
 		return nil
 	}
+	if len(n.Content) > MaxFlows { // each entry is at least one flow
+		d.fail(n, "flows", "%d entries: at most %d flows in all", len(n.Content), MaxFlows)
+		return nil
+	}
 	var out []Flow
 	for i, fn := range n.Content {
 		path := "flows[" + strconv.Itoa(i) + "]"

@@ -271,7 +271,7 @@ func runCalibrate(cmd *cobra.Command, args []string, f *calibrateFlags) error {
 	}
 	st, err := campaign.OpenStore(f.exec.store)
 	if err != nil {
-		return err
+		return storeInputError(err)
 	}
 	defer st.Close()
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)

@@ -85,7 +85,7 @@ func newCampaignRunCmd() *cobra.Command {
 			if err := f.check(cmd); err != nil {
 				return err
 			}
-			return withCampaign(args[0], f.store, func(c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
+			return withCampaign(args[0], f.store, false, func(c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
 				sum, err := executeCampaign(cmd, runs, st, &f)
 				printSummary(cmd.OutOrStdout(), c, st, sum)
 				return err
@@ -104,7 +104,7 @@ func newCampaignStatusCmd() *cobra.Command {
 		Example: "  leolab campaign status sweep.yaml",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withCampaign(args[0], store, func(c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
+			return withCampaign(args[0], store, true, func(c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
 				return printStatus(cmd, c, runs, st)
 			})
 		},
@@ -151,7 +151,7 @@ row per kind, direction, city and CCA) and DIR/flows.csv (every stored flow).`,
 		Example: "  leolab campaign report sweep.yaml --out sweep-report",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return withCampaign(args[0], store, func(c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
+			return withCampaign(args[0], store, true, func(c *campaign.Campaign, runs []campaign.Run, st *campaign.Store) error {
 				if out == "" {
 					out = strings.TrimSuffix(args[0], filepath.Ext(args[0])) + "-report"
 				}
@@ -187,22 +187,41 @@ func addStoreFlag(c *cobra.Command, store *string) {
 }
 
 // openStore opens the store at path, or by default the campaign file's
-// name with .db.
-func openStore(path, spec string) (*campaign.Store, error) {
+// name with .db; existing says it must be there already (status and
+// report read it: a mistyped --store must not report an empty campaign).
+// A store file that is empty, truncated or not SQLite is bad input.
+func openStore(path, spec string, existing bool) (*campaign.Store, error) {
 	if path == "" {
 		path = strings.TrimSuffix(spec, filepath.Ext(spec)) + ".db"
 	}
-	return campaign.OpenStore(path)
+	open := campaign.OpenStore
+	if existing {
+		open = campaign.OpenExistingStore
+	}
+	st, err := open(path)
+	return st, storeInputError(err)
+}
+
+// storeInputError marks the store file's own problems as bad input (exit
+// 2); a missing store gets the likely reasons.
+func storeInputError(err error) error {
+	switch {
+	case errors.Is(err, campaign.ErrStoreMissing):
+		return badInput("%v (check --store; `leolab campaign run` creates the store with the first run)", err)
+	case errors.Is(err, campaign.ErrStoreEmpty), errors.Is(err, campaign.ErrStoreTruncated), errors.Is(err, campaign.ErrStoreNotSQLite):
+		return badInput("%v", err)
+	}
+	return err
 }
 
 // withCampaign loads and expands the campaign file, opens its store (store,
 // or the default of openStore) and calls fn; the store is closed after.
-func withCampaign(file, store string, fn func(*campaign.Campaign, []campaign.Run, *campaign.Store) error) error {
+func withCampaign(file, store string, existing bool, fn func(*campaign.Campaign, []campaign.Run, *campaign.Store) error) error {
 	c, runs, err := loadCampaign(file)
 	if err != nil {
 		return err
 	}
-	st, err := openStore(store, file)
+	st, err := openStore(store, file, existing)
 	if err != nil {
 		return err
 	}

@@ -90,6 +90,36 @@ func TestCampaignBadInput(t *testing.T) {
 	}
 }
 
+// TestCampaignStoreRefusals: issue 18 — status/report with a mistyped
+// --store created an empty store and reported success; a store truncated
+// to 0 bytes was silently reused. Both exit 2 with the reason, and the
+// mistyped store is not created.
+func TestCampaignStoreRefusals(t *testing.T) {
+	needCampaignCmds(t)
+	file := writeFile(t, "small.yaml", smallCampaign)
+	typo := filepath.Join(t.TempDir(), "smal.db")
+	for _, sub := range []string{"status", "report"} {
+		code, _, errOut := runCLI("campaign", sub, file, "--store", typo)
+		if code != 2 || !strings.Contains(errOut, "no such store") || !strings.Contains(errOut, "--store") {
+			t.Errorf("%s with a missing store: exit %d, %q; want 2 naming it", sub, code, errOut)
+		}
+		if _, err := os.Stat(typo); err == nil {
+			t.Fatalf("%s created the mistyped store", sub)
+		}
+	}
+	empty := writeFile(t, "empty.db", "")
+	for _, sub := range []string{"run", "status", "report"} {
+		args := []string{"campaign", sub, file, "--store", empty}
+		if sub == "run" {
+			args = append(args, "--no-progress")
+		}
+		code, _, errOut := runCLI(args...)
+		if code != 2 || !strings.Contains(errOut, "empty (0 bytes)") {
+			t.Errorf("%s with a 0-byte store: exit %d, %q; want 2 saying it is empty", sub, code, errOut)
+		}
+	}
+}
+
 func TestCampaignRunStatusReport(t *testing.T) {
 	needCampaignCmds(t)
 	file := writeFile(t, "small.yaml", smallCampaign)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/emu/netns"
+	"github.com/leolab/leolab/internal/quantity"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
@@ -21,16 +22,20 @@ import (
 // config validates the flags and builds the emulator's links.
 func (l *linkFlags) config(cmd string) (emu.Config, result.Path, error) {
 	rate, err := profile.ParseRate(l.rate)
+	if err == nil {
+		err = quantity.LinkRate(rate)
+	}
 	if err != nil {
 		return emu.Config{}, result.Path{}, badInput("%s: --rate: %v", cmd, err)
 	}
-	switch {
-	case l.rtt < 0:
-		return emu.Config{}, result.Path{}, badInput("%s: --rtt %v: must be >= 0", cmd, l.rtt)
-	case l.queue < 0:
+	if err := quantity.Delay(l.rtt); err != nil {
+		return emu.Config{}, result.Path{}, badInput("%s: --rtt: %v", cmd, err)
+	}
+	if err := quantity.Probability(l.loss); err != nil {
+		return emu.Config{}, result.Path{}, badInput("%s: --loss: %v", cmd, err)
+	}
+	if l.queue < 0 {
 		return emu.Config{}, result.Path{}, badInput("%s: --queue %d: must be >= 0", cmd, l.queue)
-	case l.loss < 0 || l.loss >= 1:
-		return emu.Config{}, result.Path{}, badInput("%s: --loss %g: must be in [0, 1)", cmd, l.loss)
 	}
 	limit := l.queueLimit(rate)
 	cfg := emu.Config{
@@ -54,6 +59,7 @@ type emuFlags struct {
 	ownStack  bool
 	noProg    bool
 	shared    bool
+	force     bool
 }
 
 func newEmuCmd() *cobra.Command {
@@ -84,8 +90,9 @@ supported live: bytes-limited flows and extra_rtt.
 
 Without -f, the flags describe a fixed link and kernel (or cbr) flows.
 
---cleanup removes the namespaces left by emulator runs that were killed
-(kill -9); runs of live processes are left alone.`,
+Every run first removes what emulator runs that were killed (kill -9) left
+behind — their namespaces, a pump CPU left polling — and says so on stderr;
+--cleanup does only that. Runs of live processes are left alone.`,
 		Example: `  leolab emu -f examples/starlink/sydney-downlink-cubic.yaml --iperf3-json out/
   leolab emu --rate 100Mbps --rtt 50ms --queue 417 --cca cubic --duration 20s
   leolab emu --rate 300Mbps --rtt 40ms --cca cbr --duration 5s --json
@@ -111,7 +118,15 @@ Without -f, the flags describe a fixed link and kernel (or cbr) flows.
 	fl.BoolVar(&f.ownStack, "leolab-transport", false, "with -f: run every TCP flow on leolab's transport over UDP, not the kernel's")
 	fl.BoolVar(&f.noProg, "no-progress", false, "do not show progress on stderr")
 	fl.BoolVar(&f.shared, "shared", false, sharedUsage)
+	fl.BoolVar(&f.force, "force", false, "with -f: run even when the estimated memory for the records (4 GB) is over budget")
 	return c
+}
+
+// emuNotice prints what the emulator did beyond the run (the leftovers
+// of killed runs it removed at start) on stderr.
+func emuNotice(cmd *cobra.Command, name string) func(string) {
+	stderr := cmd.ErrOrStderr()
+	return func(msg string) { fmt.Fprintf(stderr, "leolab: %s: %s\n", name, msg) }
 }
 
 // sharedUsage documents --shared of emu and shell (emu.Config.Shared).
@@ -140,8 +155,8 @@ func (f *emuFlags) runConfig() (emu.RunConfig, error) {
 	switch {
 	case f.flows < 1:
 		return emu.RunConfig{}, badInput("emu: --flows %d: must be >= 1", f.flows)
-	case f.duration <= 0:
-		return emu.RunConfig{}, badInput("emu: --duration %v: must be > 0", f.duration)
+	case f.duration <= 0 || f.duration > quantity.MaxDuration:
+		return emu.RunConfig{}, badInput("emu: --duration %v: must be in (0, %v]", f.duration, quantity.MaxDuration)
 	case f.direction != emu.Downlink && f.direction != emu.Uplink:
 		return emu.RunConfig{}, badInput("emu: --direction %q: want downlink or uplink", f.direction)
 	}
@@ -168,6 +183,7 @@ func runEmu(cmd *cobra.Command, f *emuFlags) error {
 		return err
 	}
 	rc.Shared = f.shared
+	rc.Notice = emuNotice(cmd, "emu")
 	if err := netns.Available(); err != nil {
 		return fmt.Errorf("emu: %w", err)
 	}
@@ -196,7 +212,24 @@ func runEmu(cmd *cobra.Command, f *emuFlags) error {
 }
 
 // config builds the run from -f or from the flags.
+// Every kernel congestion control is checked here, before any namespace
+// exists.
 func (f *emuFlags) config(cmd *cobra.Command) (emu.RunConfig, error) {
+	rc, err := f.configFlows(cmd)
+	if err != nil {
+		return rc, err
+	}
+	for _, fl := range rc.Flows {
+		if fl.Kind == emu.KindTCP {
+			if err := emu.CheckKernelCCA(fl.CCA); err != nil {
+				return rc, badInput("emu: %v", err)
+			}
+		}
+	}
+	return rc, nil
+}
+
+func (f *emuFlags) configFlows(cmd *cobra.Command) (emu.RunConfig, error) {
 	if f.file == "" {
 		if f.ownStack {
 			return emu.RunConfig{}, badInput("emu: --leolab-transport needs -f (the flag form runs kernel TCP)")
@@ -215,6 +248,12 @@ func (f *emuFlags) config(cmd *cobra.Command) (emu.RunConfig, error) {
 	}
 	if err != nil {
 		return emu.RunConfig{}, err
+	}
+	if !f.force {
+		// A live run lasts its duration whatever it moves: only memory.
+		if err := sc.CheckBudget(false); err != nil {
+			return emu.RunConfig{}, err
+		}
 	}
 	return scenarioRun(sc, f.ownStack)
 }

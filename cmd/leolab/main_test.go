@@ -42,7 +42,7 @@ func TestBadInputExitCodes(t *testing.T) {
 		{"missing duration", strings.Replace(okScenario, "duration: 3s\n", "", 1), "duration: missing"},
 		{"unknown field", strings.Replace(okScenario, "name: cli", "name: cli\nspeed: 3", 1), ":3: speed: unknown field (allowed: "},
 		{"malformed yaml", "version: 1\npath: {profile: fixed\n", "malformed YAML"},
-		{"rate 0", strings.Replace(okScenario, "20Mbps", "0Mbps", 1), ":4: path.rate: 0bps: must be > 0"},
+		{"rate 0", strings.Replace(okScenario, "20Mbps", "0Mbps", 1), ":4: path.rate: 0bps is out of range (allowed: 1kbps..1Tbps)"},
 		{"empty flows", "version: 1\nduration: 3s\npath: {profile: fixed, rate: 1Mbps}\nflows: []\n", ":4: flows: empty"},
 	}
 	for _, c := range cases {

@@ -108,7 +108,7 @@ func orbitConfig(f orbitPathFlags) (orbit.Source, orbit.PathConfig, error) {
 	if f.duration/f.slot > 100_000 {
 		return nil, cfg, badInput("orbit path: --duration/--slot is %d slots, at most 100000", f.duration/f.slot)
 	}
-	if f.minEl <= 0 || f.minEl >= 90 {
+	if !(f.minEl > 0 && f.minEl < 90) { // NaN too
 		return nil, cfg, badInput("orbit path: --min-elevation %v: want 0 < degrees < 90", f.minEl)
 	}
 	if cfg.Mode, err = orbit.ParseMode(f.mode); err != nil {

@@ -94,6 +94,7 @@ func TestOrbitPathCommandBadInput(t *testing.T) {
 		{append(base, "--duration", "10"), "duration"},
 		{append(base, "--shell", "starlink-9"), "allowed: starlink-1"},
 		{append(base, "--min-elevation", "95"), "--min-elevation"},
+		{append(base, "--min-elevation", "NaN"), "--min-elevation"}, // issue 18: NaN passed el <= 0 || el >= 90
 		{append(base, "--json", "--csv"), "choose one"},
 		{append(base, "--tle", "/nonexistent.tle"), "--tle"},
 	}

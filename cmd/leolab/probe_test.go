@@ -90,7 +90,7 @@ func TestProbeBadInput(t *testing.T) {
 	}{
 		{[]string{"probe", noRecords}, "r.json: no flow has per-packet records: run a cbr flow with record: true"},
 		{[]string{"probe", noRecords, "--flow", "3"}, "r.json: --flow 3: no flow 3 (flows: 0)"},
-		{[]string{"probe", badLine}, `d.txt:3: "fast" is not a one-way delay in ms (want a number >= 0)`},
+		{[]string{"probe", badLine}, `d.txt:3: "fast" is not a one-way delay in ms (want a number in [0, 600000])`},
 		{[]string{"probe", badLine, "--step", "0s"}, "--step 0s: want a positive duration"},
 		{[]string{"probe", filepath.Join(t.TempDir(), "missing.json")}, "missing.json: no such file"},
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -62,7 +63,21 @@ func (q *quickFlags) scenario() (*scenario.Scenario, error) {
 		Flows: []scenario.Flow{{CCA: q.cca, Count: q.flows}},
 	}
 	if err := sc.Validate(); err != nil {
+		var se *scenario.Error
+		if errors.As(err, &se) {
+			if flag, ok := quickFields[se.Field]; ok {
+				return nil, badInput("sim: %s: %s", flag, se.Msg)
+			}
+		}
 		return nil, err
 	}
 	return sc, nil
+}
+
+// quickFields names the flag behind each field of the flag form's
+// scenario, for its errors.
+var quickFields = map[string]string{
+	"path.rate": "--rate", "path.rtt": "--rtt", "path.loss": "--loss", "path.queue.limit_packets": "--queue",
+	"duration": "--duration", "interval": "--interval", "flows[0].cca": "--cca", "flows[0].count": "--flows",
+	"flows": "--flows",
 }

@@ -89,7 +89,7 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	if err := mkdirAll(f.out); err != nil {
 		return err
 	}
-	st, err := openStore(f.exec.store, "")
+	st, err := openStore(f.exec.store, "", false)
 	if err != nil {
 		return err
 	}

@@ -101,6 +101,7 @@ func runShell(cmd *cobra.Command, f *shellFlags, args []string) error {
 		return err
 	}
 	cfg.Shared = f.shared
+	cfg.Notice = emuNotice(cmd, "shell")
 	if err := netns.Available(); err != nil {
 		return fmt.Errorf("shell: %w", err)
 	}

@@ -16,6 +16,7 @@ type simFlags struct {
 	iperfDir  string
 	quick     quickFlags
 	noProgres bool
+	force     bool
 }
 
 func newSimCmd() *cobra.Command {
@@ -35,6 +36,11 @@ output (apart from wall_s).`,
 			if err != nil {
 				return err
 			}
+			if !f.force {
+				if err := sc.CheckBudget(true); err != nil {
+					return err
+				}
+			}
 			return runSim(cmd, sc, &f)
 		},
 	}
@@ -42,6 +48,7 @@ output (apart from wall_s).`,
 	c.Flags().BoolVar(&f.json, "json", false, "print the result as JSON (the result schema of DESIGN.md)")
 	c.Flags().StringVar(&f.iperfDir, "iperf3-json", "", "also write one iperf3-compatible JSON per flow into `DIR`")
 	c.Flags().BoolVar(&f.noProgres, "no-progress", false, "do not show progress on stderr")
+	c.Flags().BoolVar(&f.force, "force", false, "run even when the estimated memory (4 GB) or packet count (2e9) is over budget")
 	f.quick.register(c)
 	return c
 }
