@@ -18,8 +18,9 @@ type DecayPoint struct {
 // ms; the uplink holds ~175 ms, longer with queue occupancy, then falls
 // over ~200 ms).
 type Decay struct {
-	// High and Base are the allocation before the fall (the median of
-	// the earliest points) and after it (the latest points).
+	// High and Base are the allocation before the fall (given, e.g. a
+	// ramp's peak, or the median of the earliest points) and after it
+	// (the latest points).
 	High, Base float64 // Mbit/s
 	// Hold is from the sender's stop to the start of the linear fall,
 	// Time the fall's length: a least-squares line through the points
@@ -32,15 +33,22 @@ type Decay struct {
 const decayEnds = 2
 
 // InferDecay fits the fall of the allocation to points over gaps that
-// start before it and end after it (at least 2·decayEnds+1 points).
-func InferDecay(points []DecayPoint) (Decay, error) {
+// start before it and end after it (at least 2·decayEnds+1 points). high
+// is the allocation before the fall when known (the ramp's peak): without
+// flow isolation a burst waits behind the stopped sender's backlog, so
+// the earliest points may already be falling; 0 takes the earliest
+// points' median.
+func InferDecay(points []DecayPoint, high float64) (Decay, error) {
 	var d Decay
 	if len(points) < 2*decayEnds+1 {
 		return d, fmt.Errorf("decay: %d points, want at least %d", len(points), 2*decayEnds+1)
 	}
 	p := append([]DecayPoint(nil), points...)
 	sort.Slice(p, func(i, j int) bool { return p[i].Gap < p[j].Gap })
-	d.High = medianF(p[:decayEnds])
+	d.High = high
+	if high <= 0 {
+		d.High = medianF(p[:decayEnds])
+	}
 	d.Base = medianF(p[len(p)-decayEnds:])
 	span := d.High - d.Base
 	if span <= 0.1*d.High {
