@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 
 	"gonum.org/v1/plot/plotter"
@@ -17,6 +18,10 @@ type XYSeries struct {
 	X, Y []float64 // NaN in Y leaves a gap
 	// Points draws markers instead of a line.
 	Points bool
+	// Color, when set, overrides the key's colour: series that are not
+	// CCAs (a direction, a control) need distinct colours the key's hash
+	// may not give.
+	Color color.Color
 }
 
 // XY draws series against a named x axis (TimeSeries is the special case
@@ -38,7 +43,10 @@ func XY(title, xLabel, yLabel string, series []XYSeries, opt SeriesOptions) (*Fi
 		if key == "" {
 			key = s.Name
 		}
-		col := CCAColor(key)
+		var col color.Color = CCAColor(key)
+		if s.Color != nil {
+			col = s.Color
+		}
 		k := CanonicalCCA(key)
 		for _, seg := range segments(s.X, s.Y) {
 			if s.Points {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"image/color"
 	"math"
 	"testing"
 )
@@ -12,7 +13,7 @@ import (
 func TestXY(t *testing.T) {
 	f, err := XY("drop curve", "queue (packets)", "drop probability", []XYSeries{
 		{Name: "measured", X: []float64{10, 20, 30}, Y: []float64{0.01, math.NaN(), 0.03}, Points: true},
-		{Name: "profile", X: []float64{0, 250}, Y: []float64{0, 0.25}},
+		{Name: "profile", X: []float64{0, 250}, Y: []float64{0, 0.25}, Color: color.Black},
 	}, SeriesOptions{Refs: []RefLine{{Y: 0.2, Label: "ref"}}})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package repro001
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"time"
 
@@ -10,6 +11,14 @@ import (
 
 // figureSpan is how much of the long probes a figure shows.
 const figureSpan = 50.0 // s
+
+// Series colours of the XY figures (Tableau 10, as package report's CCA
+// palette): one per direction, and apart for the controls.
+var (
+	dirColor = map[string]color.Color{"downlink": color.RGBA{0x1f, 0x77, 0xb4, 0xff}, "uplink": color.RGBA{0xff, 0x7f, 0x0e, 0xff}}
+	aqmColor = color.RGBA{0x2c, 0xa0, 0x2c, 0xff}
+	ctlColor = color.RGBA{0x7f, 0x7f, 0x7f, 0xff}
+)
 
 // quantity finds a quantity of the variant by direction and name ("" if
 // absent: the caption then says so).
@@ -39,7 +48,7 @@ func (st *Study) figureSections() ([]report.Section, error) {
 func queueFigure(vr *VariantResult) (report.Section, error) {
 	var series []report.XYSeries
 	for _, dir := range Directions {
-		s := report.XYSeries{Name: dir + " (kept)", Points: true}
+		s := report.XYSeries{Name: dir + " (kept)", Points: true, Color: dirColor[dir]}
 		for _, b := range vr.Queue.Bursts {
 			if b.Direction == dir && (dir == "downlink" || !b.AQM) {
 				s.X, s.Y = append(s.X, float64(b.Size)), append(s.Y, float64(b.Burst.Kept))
@@ -47,13 +56,13 @@ func queueFigure(vr *VariantResult) (report.Section, error) {
 		}
 		series = append(series, s)
 	}
-	aqm := report.XYSeries{Name: "uplink, AQM on (kept)", Points: true}
+	aqm := report.XYSeries{Name: "uplink, AQM on (kept)", Points: true, Color: aqmColor}
 	for _, b := range vr.Queue.Bursts {
 		if b.Direction == "uplink" && b.AQM {
 			aqm.X, aqm.Y = append(aqm.X, float64(b.Size)), append(aqm.Y, float64(b.Burst.Kept))
 		}
 	}
-	series = append(series, aqm, report.XYSeries{Name: "drop-tail control (kept)", Points: true, X: []float64{1500}, Y: []float64{float64(vr.Queue.Control.Burst.Kept)}})
+	series = append(series, aqm, report.XYSeries{Name: "drop-tail control (kept)", Points: true, Color: ctlColor, X: []float64{1500}, Y: []float64{float64(vr.Queue.Control.Burst.Kept)}})
 	f, err := report.XY("Queue: packets a line-rate burst left in the buffer", "packet size (bytes)", "packets kept", series, report.SeriesOptions{
 		Refs: []report.RefLine{{Y: float64(vr.Profile.Downlink.Queue.LimitPackets), Label: "downlink limit (profile)"}, {Y: float64(vr.Profile.Uplink.Queue.LimitPackets), Label: "uplink limit (profile)"}}})
 	if err != nil {
@@ -100,13 +109,13 @@ func allocFigures(vr *VariantResult) (report.Section, error) {
 	var ds []report.XYSeries
 	for _, dir := range Directions {
 		d := vr.Decay[dir]
-		pts := report.XYSeries{Name: dir + " (burst drain rate)", Key: dir, Points: true}
+		pts := report.XYSeries{Name: dir + " (burst drain rate)", Key: dir, Points: true, Color: dirColor[dir]}
 		for _, p := range d.Points {
 			pts.X, pts.Y = append(pts.X, ms(p.Gap)), append(pts.Y, p.Mbps)
 		}
 		f := d.Fit
 		end := math.Max(pts.X[len(pts.X)-1], ms(f.Hold+f.Time))
-		fit := report.XYSeries{Name: dir + " (fit: hold, linear decay)", Key: dir,
+		fit := report.XYSeries{Name: dir + " (fit: hold, linear decay)", Key: dir, Color: dirColor[dir],
 			X: []float64{0, ms(f.Hold), ms(f.Hold + f.Time), end}, Y: []float64{f.High, f.High, f.Base, f.Base}}
 		ds = append(ds, pts, fit)
 	}
@@ -126,7 +135,7 @@ func aqmFigure(vr *VariantResult) (report.Section, error) {
 	var series []report.XYSeries
 	for _, dir := range Directions {
 		c := vr.AQM[dir].Curve
-		s := report.XYSeries{Name: dir + " (measured)", Key: dir, Points: true}
+		s := report.XYSeries{Name: dir + " (measured)", Key: dir, Points: true, Color: dirColor[dir]}
 		for _, b := range c.Bins {
 			if b.Arrived >= 20 {
 				s.X, s.Y = append(s.X, float64(b.Lo+b.Hi)/2), append(s.Y, b.Prob())
@@ -137,7 +146,7 @@ func aqmFigure(vr *VariantResult) (report.Section, error) {
 	ul := vr.Profile.Uplink.AQM
 	if ul.Mode == "linear" {
 		to := float64(ul.MinPackets) + float64(ul.MaxPackets-ul.MinPackets)/ul.MaxProb
-		series = append(series, report.XYSeries{Name: "uplink (profile: linear)", Key: "uplink", X: []float64{float64(ul.MinPackets), to}, Y: []float64{0, 1}})
+		series = append(series, report.XYSeries{Name: "uplink (profile: linear)", Key: "uplink", Color: dirColor["uplink"], X: []float64{float64(ul.MinPackets), to}, Y: []float64{0, 1}})
 	}
 	f, err := report.XY("AQM: drop probability against the queue a packet found", "queue at arrival (packets, counted from the packets)", "drop probability", series, report.SeriesOptions{})
 	if err != nil {
@@ -227,7 +236,7 @@ func isolationFigures(vr *VariantResult) (report.Section, error) {
 
 func popFigure(vr *VariantResult) (report.Section, error) {
 	p := vr.PoP
-	s := report.XYSeries{Name: "excess queueing delay", Points: true}
+	s := report.XYSeries{Name: "excess queueing delay", Points: true, Color: dirColor["downlink"]}
 	for i, r := range p.Runs {
 		s.X, s.Y = append(s.X, r.OfferedMbps), append(s.Y, ms(p.Fit.Excess[i]))
 	}

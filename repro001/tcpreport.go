@@ -38,7 +38,11 @@ func (st *Study) tcpSection() (report.Section, error) {
 		{Key: "boundaries", Title: "boundaries", Kind: report.Int},
 	}}
 	for _, r := range st.Recovery {
-		rs = append(rs, report.Series{Name: r.CCA, Unit: "Mbit/s", T: r.T, V: r.Mbps})
+		key := r.CCA
+		if key == "satcp" {
+			key = "cubic" // CUBIC told of handovers: CUBIC's colour, dashed
+		}
+		rs = append(rs, report.Series{Name: r.CCA, Key: key, Unit: "Mbit/s", T: r.T, V: r.Mbps})
 		rt.Rows = append(rt.Rows, []report.Cell{report.Str(r.CCA), report.Num(r.Before), report.Num(r.After1s), report.Num(r.Recover), report.Count(int64(r.Boundaries))})
 	}
 	rf, err := report.TimeSeries("Recovery after a reconfiguration, per CCA (downlink)", "throughput (100 ms)", rs, report.SeriesOptions{Boundaries: st.Boundaries})
