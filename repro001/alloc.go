@@ -79,11 +79,11 @@ func (r *Ramp) quantities(p *profile.StarlinkProfile) []Quantity {
 // its drain rate (probe.DrainRate). One run per gap: a burst inside the
 // hold would end it (the allocation sees demand again).
 const (
-	decayElephant  = 1.2 // × the ramp's peak: the queue stays under pressure with few AQM drops
-	decayStop      = time.Second
-	decayStep      = 25 * time.Millisecond
-	decayMaxGap    = 800 * time.Millisecond // the perturbed uplink: 300 ms hold + 200 ms decay, with margin
-	decayBurstFrms = 12                     // the burst lasts 12 frames at the peak: probe.DrainRate uses up to 10
+	decayElephant    = 1.2 // × the ramp's peak: the queue stays under pressure with few AQM drops
+	decayStop        = time.Second
+	decayStep        = 25 * time.Millisecond
+	decayMaxGap      = 800 * time.Millisecond // the perturbed uplink: 300 ms hold + 200 ms decay, with margin
+	decayBurstFrames = 12                     // the burst lasts 12 frames at the peak: probe.DrainRate uses up to 10
 )
 
 // Decay is one direction's decay curve.
@@ -95,7 +95,7 @@ type Decay struct {
 
 func runDecay(v Variant, dir string, anchor time.Time, seed int, peakMbps float64, frame time.Duration) (*Decay, error) {
 	const size = 1500
-	n := int(math.Ceil(decayBurstFrms * peakMbps * 1e6 * frame.Seconds() / (size * 8)))
+	n := int(math.Ceil(decayBurstFrames * peakMbps * 1e6 * frame.Seconds() / (size * 8)))
 	d := &Decay{Direction: dir}
 	for gap := time.Duration(0); gap <= decayMaxGap; gap += decayStep {
 		start := decayStop + gap

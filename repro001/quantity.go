@@ -38,6 +38,8 @@ func (q Quantity) Tolerance() string {
 		return fmt.Sprintf("±%g %% or ±%g %s", 100*q.Rel, q.Abs, q.Unit)
 	case q.Rel > 0:
 		return fmt.Sprintf("±%g %%", 100*q.Rel)
+	case q.Abs == 0:
+		return "exact"
 	}
 	return fmt.Sprintf("±%g %s", q.Abs, q.Unit)
 }
