@@ -35,6 +35,7 @@ func XY(title, xLabel, yLabel string, series []XYSeries, opt SeriesOptions) (*Fi
 	f := newFigure(title, xLabel, yLabel)
 	nonNeg := true
 	uses := map[string]int{}
+	lo, hi := math.Inf(1), math.Inf(-1) // x range of the markers
 	for i, s := range series {
 		if err := (Series{Name: s.Name, T: s.X, V: s.Y}).validateXY(i); err != nil {
 			return nil, fmt.Errorf("xy plot %q: %w", title, err)
@@ -71,8 +72,11 @@ func XY(title, xLabel, yLabel string, series []XYSeries, opt SeriesOptions) (*Fi
 			f.addLegend(s.Name, lineThumb{draw.LineStyle{Color: col, Width: vg.Points(seriesWidth), Dashes: dashes(uses[k])}})
 		}
 		uses[k]++
-		for _, v := range s.Y {
+		for j, v := range s.Y {
 			nonNeg = nonNeg && !(v < 0)
+			if s.Points && !math.IsNaN(v) {
+				lo, hi = math.Min(lo, s.X[j]), math.Max(hi, s.X[j])
+			}
 		}
 	}
 	decorate(f, opt)
@@ -80,6 +84,9 @@ func XY(title, xLabel, yLabel string, series []XYSeries, opt SeriesOptions) (*Fi
 		f.plot.Y.Min = 0
 	}
 	headroom(f)
+	if lo <= hi {
+		marginX(f, lo, hi) // no marker hangs over an end of the x axis
+	}
 	return f, nil
 }
 

@@ -18,6 +18,11 @@ func TestXY(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The markers span 10–30 on an axis the line takes to 0–250: 5 % of
+	// the span is kept free below the first marker.
+	if ax := f.Plot().X; ax.Min > 10-0.05*250 || ax.Max < 250 {
+		t.Errorf("x axis %v–%v: want room below the first marker (10) and the line's 250 kept", ax.Min, ax.Max)
+	}
 	if n := f.LegendEntries(); n != 3 {
 		t.Errorf("%d legend entries, want 3", n)
 	}
