@@ -7,7 +7,14 @@
 // the delivered rate over time and its ramp (the demand-driven allocation
 // of seed 001), the drop policy and size of a queue that a line-rate burst
 // overflowed, and loss; and it turns what it found into Starlink profile
-// overrides, so that sim and emu replay the link that was probed.
+// overrides, so that sim and emu replay the link that was probed. For
+// procedures of several probes it reads the AQM's drop probability
+// against the queue a packet found (InferAQMCurve), the allocation from a
+// burst's drain rate (DrainRate) and its decay and hold once demand
+// stopped (InferDecay), a mouse's delay and loss beside an elephant
+// (InferIsolation) and the threshold of an upstream rate limiter from a
+// sweep of offered rates (InferPoP); package repro001 runs them as seed
+// 001's procedures.
 //
 // It reads the per-packet records of a leolab result (a cbr flow with
 // record: true, from sim, emu or net — package field) and plain

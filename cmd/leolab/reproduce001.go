@@ -1,0 +1,74 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/leolab/leolab/report"
+	"github.com/leolab/leolab/repro001"
+	"github.com/spf13/cobra"
+)
+
+// runReproduce001 is `leolab reproduce --paper 001`: seed 001's NetScalpel
+// procedures on the simulator, each finding inferred from the probe
+// packets next to the paper's number and the profile's value, for the
+// default profile and the perturbed ones (package repro001), written as
+// DIR/report.html with its figures and tables.
+func runReproduce001(cmd *cobra.Command, f *reproduceFlags) error {
+	if f.quick && f.full {
+		return badInput("reproduce: --quick and --full exclude each other")
+	}
+	if len(f.ccas)+len(f.cities)+len(f.directions)+len(f.kinds) > 0 || f.duration != 0 || f.runs != 0 {
+		return badInput("reproduce --paper 001: --ccas, --cities, --directions, --kinds, --duration and --runs apply to --paper 000 only")
+	}
+	if f.out == "" {
+		f.out = "reproduce-001-quick"
+		if f.full {
+			f.out = "reproduce-001-full"
+		}
+	}
+	if err := mkdirAll(f.out); err != nil {
+		return err
+	}
+	stderr := cmd.ErrOrStderr()
+	start := time.Now()
+	st, err := repro001.Run(repro001.Options{Full: f.full, Progress: func(v, p string) {
+		fmt.Fprintf(stderr, "leolab: %5.0fs  %s: %s\n", time.Since(start).Seconds(), v, p)
+	}})
+	if err != nil {
+		return err
+	}
+	size := "--quick"
+	if f.full {
+		size = "--full"
+	}
+	rep, err := st.Report([]report.Meta{{Key: "leolab", Value: versionString()}, {Key: "command", Value: "leolab reproduce --paper 001 " + size}})
+	if err != nil {
+		return err
+	}
+	if err := report.Write(f.out, rep); err != nil {
+		return err
+	}
+	out := cmd.OutOrStdout()
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(w, "profile\tquantities\twithin tolerance\t")
+	failed := 0
+	for _, vr := range st.Variants {
+		n := len(vr.Failed())
+		failed += n
+		fmt.Fprintf(w, "%s\t%d\t%d\t\n", vr.Variant.Name, len(vr.Quantities), len(vr.Quantities)-n)
+	}
+	w.Flush()
+	for _, vr := range st.Variants {
+		for _, q := range vr.Failed() {
+			fmt.Fprintf(out, "outside tolerance: %s: %s %s: inferred %.4g, profile %.4g (%s)\n", vr.Variant.Name, q.Direction, q.Name, q.Inferred, q.Profile, q.Tolerance())
+		}
+	}
+	fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, report.HTMLFile))
+	if failed > 0 {
+		return fmt.Errorf("reproduce --paper 001: %d quantities outside their tolerance (the report lists them)", failed)
+	}
+	return nil
+}
