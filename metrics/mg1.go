@@ -38,6 +38,13 @@ type QueueOptions struct {
 	Cs2           float64 // c_s²; set NoCs2 for 0
 	NoCs2         bool    // use c_s² = 0 (M/D/1)
 	BusyThreshold time.Duration
+	// BaseRTT, when > 0, is the queue-occupied test's reference in place
+	// of the window's minimum RTT: e.g. a trace's minimum, the seed's
+	// RTT^rtp propagation estimate. With 1 s samples the window minimum is
+	// itself never "occupied", so X̄ ≤ 14/15 and ρ never reaches ρ_max; a
+	// fixed reference lets a window be busy throughout, at the price of
+	// counting Starlink's per-slot propagation steps as queueing.
+	BaseRTT time.Duration
 }
 
 // QueueSample is one measurement interval: bytes delivered over Dur, and
@@ -116,6 +123,9 @@ func estimateWindow(w []QueueSample, opt QueueOptions) (QueueEstimate, bool) {
 	if dur <= 0 || bytes <= 0 {
 		return QueueEstimate{}, false
 	}
+	if opt.BaseRTT > 0 {
+		base = opt.BaseRTT
+	}
 	busy, n := 0, 0
 	for _, s := range w {
 		if s.RTT > 0 {
@@ -173,8 +183,8 @@ func (o QueueOptions) validate() error {
 	if o.RhoMax <= 0 || o.RhoMax >= 1 {
 		errs = append(errs, fmt.Errorf("rho max %g: must be in (0, 1)", o.RhoMax))
 	}
-	if o.Cs2 < 0 || o.BusyThreshold < 0 {
-		errs = append(errs, fmt.Errorf("cs2 %g, busy threshold %v: must be ≥ 0", o.Cs2, o.BusyThreshold))
+	if o.Cs2 < 0 || o.BusyThreshold < 0 || o.BaseRTT < 0 {
+		errs = append(errs, fmt.Errorf("cs2 %g, busy threshold %v, base rtt %v: must be ≥ 0", o.Cs2, o.BusyThreshold, o.BaseRTT))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("queue estimate: %w", err)

@@ -132,3 +132,32 @@ func BenchmarkEstimateQueue(b *testing.B) {
 		}
 	}
 }
+
+// With a fixed BaseRTT below every sample each window is busy throughout:
+// ρ reaches ρ_max and Q the ceiling (1+c_s²)/(2(1−ρ_max)) (λ = μ stays
+// uncapped: 100 packets for c_s² = 0, seed 000's Fig. 13); against the
+// window's own minimum the same trace has one idle sample per window.
+func TestEstimateQueueBaseRTT(t *testing.T) {
+	var s []QueueSample
+	for i := range 30 {
+		s = append(s, QueueSample{T: time.Duration(i+1) * time.Second, Dur: time.Second, Bytes: 30e6,
+			RTT: 40*time.Millisecond + time.Duration(i%5)*5*time.Millisecond})
+	}
+	fixed, err := EstimateQueue(s, QueueOptions{BaseRTT: 30 * time.Millisecond, NoCs2: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, _ := EstimateQueue(s, QueueOptions{NoCs2: true})
+	ceiling := 1 / (2 * (1 - DefaultRhoMax))
+	for i := range fixed {
+		if fixed[i].Rho != DefaultRhoMax || math.Abs(fixed[i].Q-ceiling) > 1e-9 {
+			t.Fatalf("window %d with a fixed base: ρ %v Q %v, want %v and %v", i, fixed[i].Rho, fixed[i].Q, DefaultRhoMax, ceiling)
+		}
+		if own[i].Rho >= DefaultRhoMax {
+			t.Fatalf("window %d against its own minimum: ρ %v, want below ρ_max", i, own[i].Rho)
+		}
+	}
+	if _, err := EstimateQueue(s, QueueOptions{BaseRTT: -time.Second}); err == nil {
+		t.Fatal("a negative base RTT gave no error")
+	}
+}
