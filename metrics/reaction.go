@@ -62,6 +62,9 @@ type ReactionSummary struct {
 	// Gap statistics: time between the starts of successive disturbances
 	// (the seed's "disturbance spacing", tens of seconds on Starlink).
 	MedianGap, MeanGap time.Duration
+	// PerturbationGap is the median time between successive perturbation
+	// events alone.
+	PerturbationGap time.Duration
 	// Delay statistics over the reacted events.
 	MedianDelay, MeanDelay time.Duration
 }
@@ -171,7 +174,8 @@ func median(xs []Sample, scratch *[]float64, f func(Sample) float64) float64 {
 func SummariseReactions(ev []Disturbance) ReactionSummary {
 	var s ReactionSummary
 	s.Events = len(ev)
-	var gaps, delays []time.Duration
+	var gaps, delays, pgaps []time.Duration
+	lastP := time.Duration(-1)
 	for i, e := range ev {
 		if e.RTTSpike {
 			s.RTTSpikes++
@@ -181,6 +185,10 @@ func SummariseReactions(ev []Disturbance) ReactionSummary {
 		}
 		if e.Perturbation {
 			s.Perturbations++
+			if lastP >= 0 {
+				pgaps = append(pgaps, e.Start-lastP)
+			}
+			lastP = e.Start
 		}
 		if e.Reacted {
 			s.Reacted++
@@ -192,7 +200,28 @@ func SummariseReactions(ev []Disturbance) ReactionSummary {
 	}
 	s.MedianGap, s.MeanGap = durStats(gaps)
 	s.MedianDelay, s.MeanDelay = durStats(delays)
+	s.PerturbationGap, _ = durStats(pgaps)
 	return s
+}
+
+// ChanceReaction is the fraction of all intervals (after the first) that
+// the reaction test would call reacted if a disturbance started there: the
+// rate at which cwnd cuts follow any instant. A detector is informative
+// only when its disturbances react more often than this.
+func ChanceReaction(s []Sample, opt ReactionOptions) float64 {
+	opt = opt.withDefaults()
+	if len(s) < 2 {
+		return 0
+	}
+	n := 0
+	for j := 1; j < len(s); j++ {
+		var d Disturbance
+		react(s, j, opt.Window, opt.CwndCut, &d)
+		if d.Reacted {
+			n++
+		}
+	}
+	return float64(n) / float64(len(s)-1)
 }
 
 // durStats is the (lower) median and the mean of ds; zeros for none.

@@ -75,6 +75,16 @@ func TestReactionsSyntheticDisturbances(t *testing.T) {
 	if sum.MedianDelay != 0 || sum.MeanDelay != 500*time.Millisecond {
 		t.Errorf("delays: median %v mean %v, want 0 500ms", sum.MedianDelay, sum.MeanDelay)
 	}
+	if sum.PerturbationGap != 0 {
+		t.Errorf("one perturbation has no gap, got %v", sum.PerturbationGap)
+	}
+	// Cuts at 21, 50–51, 100 and 110 s: an instant j is followed by one
+	// when a cut lands in [j, j+3 s] against the cwnd before j — 18–21,
+	// 47–50 (at 51 the reference is 50's already cut value), 97–100 and
+	// 107–110: 16 of the 119 intervals after the first.
+	if got, want := ChanceReaction(s, ReactionOptions{}), 16.0/119; got != want {
+		t.Errorf("chance reaction %v, want %v", got, want)
+	}
 }
 
 func TestReactionsQuietTraceHasNone(t *testing.T) {
