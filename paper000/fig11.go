@@ -19,9 +19,20 @@ const fluidMSS = 1500
 var fluidTaus = []time.Duration{100 * time.Millisecond, 200 * time.Millisecond, 500 * time.Millisecond,
 	time.Second, 2 * time.Second, 3 * time.Second}
 
-// downMark: an interval is marked as the drop phase when I_dwn was on for
-// at least half of it.
-const downMark = 0.5
+// drops are the instants the model's inflight_hi fell (a loss-driven
+// update, the seed's "sharp decrease" phase); between them the model
+// probes up to BDP_hi and converges back to (1−β)·BDP_hi. Marking every
+// second with I_dwn on instead would mark about half of all seconds: at
+// 1 s sampling the ProbeBW cycle (≤ 3 s) is barely resolved.
+func drops(pts []metrics.FluidPoint) []float64 {
+	var out []float64
+	for i := 1; i < len(pts); i++ {
+		if pts[i].BDPHi < pts[i-1].BDPHi {
+			out = append(out, pts[i].T.Seconds())
+		}
+	}
+	return out
+}
 
 // fig11 fits seed 000's BBRv3 fluid model (metrics.FitFluid) to the Sydney
 // dedicated downlink BBRv3 trace, real and simulated.
@@ -67,7 +78,8 @@ func fig11(ts []Trace) (report.Section, []string, error) {
 			return s, nil, err
 		}
 		f.Caption = fmt.Sprintf("%s: measured v_actual against v_model (τ = %.1f s, RMSE %.2f MB, r = %.2f); dashed markers: "+
-			"intervals with I_dwn on (the drop phase). The paper (Fig. 11, real Sydney downlink): probing excursions above "+
+			"loss-driven cuts of BDP_hi (the drop phase), between which the model probes toward min(5/4·BDP, BDP_hi) and "+
+			"converges to (1−β)·BDP_hi; the table gives the share of time with I_dwn on. The paper (Fig. 11, real Sydney downlink): probing excursions above "+
 			"1×BDP̄ for t ≈ 0–20 s with v_model on the BDP_hi envelope, a sharp drop of both near 20 s, then convergence "+
 			"toward (1−β)·BDP_hi ≈ 1×BDP; it gives no error figure.", t.Name(), fit.Tau.Seconds(), fit.RMSE/1e6, fit.Corr)
 		s.Figures = append(s.Figures, f)
@@ -93,17 +105,11 @@ func fluidFigure(t Trace, fit metrics.FluidFit) (*report.Figure, error) {
 	series := []report.Series{
 		mk("v_actual", func(p metrics.FluidPoint) float64 { return p.Actual }),
 		mk("v_model", func(p metrics.FluidPoint) float64 { return p.Model }),
-		mk("BDP̄", func(p metrics.FluidPoint) float64 { return p.BDP }),
+		mk("BDP = x_btl·RTT_min", func(p metrics.FluidPoint) float64 { return p.BDP }),
 		mk("(1−β)·BDP_hi", func(p metrics.FluidPoint) float64 { return 0.85 * p.BDPHi }),
 	}
-	var marks []float64
-	for _, p := range fit.Points {
-		if p.DownFrac >= downMark {
-			marks = append(marks, p.T.Seconds())
-		}
-	}
 	f, err := report.TimeSeries("Fig. 11: fluid model, "+t.Name(), "inflight", series,
-		report.SeriesOptions{Boundaries: marks, BoundaryLabel: "I_dwn on (drop phase)"})
+		report.SeriesOptions{Boundaries: drops(fit.Points), BoundaryLabel: "loss-driven BDP_hi cut (drop)"})
 	if err != nil {
 		return nil, err
 	}
