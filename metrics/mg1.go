@@ -18,9 +18,10 @@ const (
 	DefaultRhoMax = 0.995
 	// DefaultCs2 is seed 000's squared coefficient of variation of the
 	// service time, c_s² = 1 ("assumed for exponential service times").
-	// Note: with c_s² = 1 the cap ρ = 0.995 saturates Q at
-	// ρ²(1+c_s²)/(2(1−ρ)) ≈ 198 packets, not the ≈ 100 of seed 000 Fig. 13;
-	// 100 is what c_s² = 0 (M/D/1, fixed-size packets) gives.
+	// Note: with c_s² = 1 a window busy throughout (X̄ = 1, λ = μ, ρ capped
+	// at 0.995) saturates Q at (1+c_s²)/(2(1−ρ)) = 200 packets, not the
+	// ≈ 100 of seed 000 Fig. 13; 100 is what c_s² = 0 (M/D/1, fixed-size
+	// packets) gives.
 	DefaultCs2 = 1.0
 	// DefaultBusyThreshold: a sample counts as "queue occupied" (X_j = 1)
 	// when its RTT exceeds the window's minimum by more than one Starlink
