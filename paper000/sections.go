@@ -98,14 +98,23 @@ var knownDifferences = []string{
 		"per-flow PF score (Fig. 14), the two-flow PF product (Fig. 15), the reaction-window thresholds (Fig. 12) and the " +
 		"fluid model's transition rules (Fig. 11).",
 	"Fig. 13: the seed states c_s² = 1 but its ≈ 100-packet ceiling is the c_s² = 0 value at ρ_max = 0.995; c_s² = 1 " +
-		"caps Q at ≈ 198 packets. Both are shown.",
+		"caps Q at 200 packets (a window busy throughout: Q = (1+c_s²)/(2(1−ρ_max))). Both are shown.",
 	"Fig. 11: v_actual is x·RTT on both sides (iperf3 logs no inflight); the model has no ProbeRTT term (the seed's Eq. 10 " +
 		"is lost and 1 s samples cannot check one).",
 	"Fig. 14: the real concurrent runs include ccp (Copa through CCP, broken, near-zero throughput); ours run our Copa, so " +
 		"the allocations differ by construction in one of nine flows. Real cells are 5-run means for Sydney and Ohio, run 1 " +
 		"elsewhere; simulated cells one run.",
 	"Fig. 15: the paper's two-flow runs are one real capture each; ours are short simulated runs over several seeds, " +
-		"scored over the interval where both flows are active.",
+		"scored over the interval where both flows are active. Our two BBRv3 flows share more evenly than the paper's " +
+		"(numbers below: its Jain and max–min lie below the range of our seeds). Likely reasons, not tested: the simulated " +
+		"downlink carries no other users' traffic and schedules flows fairly (flow-aware queueing, seed 001), so neither " +
+		"flow's ProbeBW_UP takes the other's share for a whole second; the model has no per-flow path differences. Our α=0 " +
+		"utility is higher than the paper's because the simulated Sydney downlink delivers more than the dish did in its " +
+		"two-flow captures (compare the dedicated Sydney cells of Fig. 9).",
+	"Slot profile: the real downlink retransmissions peak in the second before a reconfiguration boundary; the simulated " +
+		"ones peak in the first seconds after it (the sender detects the outage's losses then) and are spread more evenly. " +
+		"iperf3's start.timestamp has whole seconds, so the real traces' phase is uncertain by up to 1 s, which does not " +
+		"account for the shift.",
 }
 
 func differences(notes []string) report.Section {
