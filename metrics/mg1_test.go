@@ -71,9 +71,11 @@ func TestEstimateQueueMM1(t *testing.T) {
 	}
 }
 
-// TestEstimateQueueSaturation: a window whose every sample is queued hits
-// the ρ cap, and Q is ρ²(1+c_s²)/(2(1−ρ)): 198 packets with c_s² = 1, 99
-// with c_s² = 0 (seed 000 Fig. 13 reports ≈ 100).
+// TestEstimateQueueSaturation: against the window's own minimum one sample
+// is never queued, so X̄ = 14/15 and Q = X̄²(1+c_s²)/(2(1−X̄)) stays below
+// the cap; the cap itself is exercised with RhoMax 0.5 (and, at ρ_max =
+// 0.995, by TestEstimateQueueBaseRTT: Q = (1+c_s²)/(2(1−ρ_max)), 200
+// packets with c_s² = 1, 100 with c_s² = 0, seed 000 Fig. 13's ≈ 100).
 func TestEstimateQueueSaturation(t *testing.T) {
 	var s []QueueSample
 	for i := range 15 {
