@@ -135,7 +135,7 @@ func fig13(ts []Trace) (report.Section, []string, error) {
 		if len(series) == 0 {
 			continue
 		}
-		f, err := report.QueueOverTime(fmt.Sprintf("Fig. 13 (simulated, %s downlink BBRv3, c_s² = 1, trace-minimum base)", kind), series,
+		f, err := report.QueueOverTime(fmt.Sprintf("Fig. 13: simulated %s BBRv3 downlinks, c_s² = 1", kind), series,
 			report.SeriesOptions{Refs: []report.RefLine{{Y: saturation(1), Label: fmt.Sprintf("ceiling c_s² = 1 (%.0f)", saturation(1))}}})
 		if err != nil {
 			return s, nil, err
@@ -173,7 +173,7 @@ func fig13(ts []Trace) (report.Section, []string, error) {
 		if len(series) == 0 {
 			continue
 		}
-		f, err := report.QueueOverTime(fmt.Sprintf("Fig. 13 (Sydney dedicated downlink BBRv3, %s base, both c_s²)", base), series,
+		f, err := report.QueueOverTime(fmt.Sprintf("Fig. 13: Sydney BBRv3 downlink, %s base", base), series,
 			report.SeriesOptions{Refs: []report.RefLine{
 				{Y: saturation(1), Label: fmt.Sprintf("ceiling c_s² = 1 (%.0f)", saturation(1))},
 				{Y: saturation(0), Label: fmt.Sprintf("ceiling c_s² = 0 (%.0f)", saturation(0))}}})
