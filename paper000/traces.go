@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -89,7 +90,7 @@ func wanted(r campaign.Run, cca string) bool {
 
 // SimTraces loads from the store the simulated flows the figures use, from
 // the lowest seed of each cell (the quick campaign has one). Runs missing
-// from the store are skipped.
+// from the store (failed) are skipped; other store errors are returned.
 func SimTraces(ctx context.Context, st *campaign.Store, runs []campaign.Run) ([]Trace, error) {
 	seed := map[[4]string]uint64{}
 	for _, r := range runs {
@@ -114,8 +115,11 @@ func SimTraces(ctx context.Context, st *campaign.Store, runs []campaign.Run) ([]
 			continue
 		}
 		res, err := st.Result(ctx, r.ID)
+		if errors.Is(err, campaign.ErrNotStored) {
+			continue // a failed run: the figure goes without it
+		}
 		if err != nil {
-			continue // not stored (a failed or restricted run): the figure goes without it
+			return nil, err
 		}
 		tr, err := simTrace(r, res, idx)
 		if err != nil {
