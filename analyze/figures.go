@@ -138,11 +138,12 @@ func (b *builder) slotSection() report.Section {
 	return s
 }
 
-// saturationQueue is the estimate's ceiling Q at ρ = ρ_max with seed 000's
-// defaults: ρ²(1+c_s²)/(2(1−ρ)) (Pollaczek–Khinchine with Little's law).
+// saturationQueue is the estimate's ceiling with seed 000's defaults: a
+// window busy throughout has λ = μ (metrics keeps λ = μ·X̄ uncapped) and
+// ρ = ρ_max, so Pollaczek–Khinchine with Little's law gives
+// Q = (1+c_s²)/(2(1−ρ_max)) — the value the estimate actually reaches.
 func saturationQueue() float64 {
-	rho := metrics.DefaultRhoMax
-	return rho * rho * (1 + metrics.DefaultCs2) / (2 * (1 - rho))
+	return (1 + metrics.DefaultCs2) / (2 * (1 - metrics.DefaultRhoMax))
 }
 
 func (b *builder) queueSection() report.Section {

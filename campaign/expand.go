@@ -1,8 +1,6 @@
 package campaign
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"strings"
 
@@ -113,8 +111,7 @@ func (c *Campaign) finish(runs []Run) error {
 			return c.fail("template", "run %s: %v", r.Name(), err)
 		}
 		r.Scenario = text
-		sum := sha256.Sum256([]byte(r.Engine + "\x00" + text))
-		r.ID = hex.EncodeToString(sum[:])[:idHexDigits]
+		r.ID = runID(r.Engine, text)
 		if j, dup := seen[r.ID]; dup {
 			field, other := differing(r.origin, runs[j].origin)
 			return c.fail(field, "duplicate run id %s (the same run as %s): remove the repeated value", r.ID, other)

@@ -18,9 +18,10 @@ const (
 	DefaultRhoMax = 0.995
 	// DefaultCs2 is seed 000's squared coefficient of variation of the
 	// service time, c_s² = 1 ("assumed for exponential service times").
-	// Note: with c_s² = 1 the cap ρ = 0.995 saturates Q at
-	// ρ²(1+c_s²)/(2(1−ρ)) ≈ 198 packets, not the ≈ 100 of seed 000 Fig. 13;
-	// 100 is what c_s² = 0 (M/D/1, fixed-size packets) gives.
+	// Note: with c_s² = 1 a window busy throughout (X̄ = 1, λ = μ, ρ capped
+	// at 0.995) saturates Q at (1+c_s²)/(2(1−ρ)) = 200 packets, not the
+	// ≈ 100 of seed 000 Fig. 13; 100 is what c_s² = 0 (M/D/1, fixed-size
+	// packets) gives.
 	DefaultCs2 = 1.0
 	// DefaultBusyThreshold: a sample counts as "queue occupied" (X_j = 1)
 	// when its RTT exceeds the window's minimum by more than one Starlink
@@ -38,6 +39,13 @@ type QueueOptions struct {
 	Cs2           float64 // c_s²; set NoCs2 for 0
 	NoCs2         bool    // use c_s² = 0 (M/D/1)
 	BusyThreshold time.Duration
+	// BaseRTT, when > 0, is the queue-occupied test's reference in place
+	// of the window's minimum RTT: e.g. a trace's minimum, the seed's
+	// RTT^rtp propagation estimate. With 1 s samples the window minimum is
+	// itself never "occupied", so X̄ ≤ 14/15 and ρ never reaches ρ_max; a
+	// fixed reference lets a window be busy throughout, at the price of
+	// counting Starlink's per-slot propagation steps as queueing.
+	BaseRTT time.Duration
 }
 
 // QueueSample is one measurement interval: bytes delivered over Dur, and
@@ -116,6 +124,9 @@ func estimateWindow(w []QueueSample, opt QueueOptions) (QueueEstimate, bool) {
 	if dur <= 0 || bytes <= 0 {
 		return QueueEstimate{}, false
 	}
+	if opt.BaseRTT > 0 {
+		base = opt.BaseRTT
+	}
 	busy, n := 0, 0
 	for _, s := range w {
 		if s.RTT > 0 {
@@ -173,8 +184,8 @@ func (o QueueOptions) validate() error {
 	if o.RhoMax <= 0 || o.RhoMax >= 1 {
 		errs = append(errs, fmt.Errorf("rho max %g: must be in (0, 1)", o.RhoMax))
 	}
-	if o.Cs2 < 0 || o.BusyThreshold < 0 {
-		errs = append(errs, fmt.Errorf("cs2 %g, busy threshold %v: must be ≥ 0", o.Cs2, o.BusyThreshold))
+	if o.Cs2 < 0 || o.BusyThreshold < 0 || o.BaseRTT < 0 {
+		errs = append(errs, fmt.Errorf("cs2 %g, busy threshold %v, base rtt %v: must be ≥ 0", o.Cs2, o.BusyThreshold, o.BaseRTT))
 	}
 	if err := errors.Join(errs...); err != nil {
 		return fmt.Errorf("queue estimate: %w", err)

@@ -71,9 +71,11 @@ func TestEstimateQueueMM1(t *testing.T) {
 	}
 }
 
-// TestEstimateQueueSaturation: a window whose every sample is queued hits
-// the ρ cap, and Q is ρ²(1+c_s²)/(2(1−ρ)): 198 packets with c_s² = 1, 99
-// with c_s² = 0 (seed 000 Fig. 13 reports ≈ 100).
+// TestEstimateQueueSaturation: against the window's own minimum one sample
+// is never queued, so X̄ = 14/15 and Q = X̄²(1+c_s²)/(2(1−X̄)) stays below
+// the cap; the cap itself is exercised with RhoMax 0.5 (and, at ρ_max =
+// 0.995, by TestEstimateQueueBaseRTT: Q = (1+c_s²)/(2(1−ρ_max)), 200
+// packets with c_s² = 1, 100 with c_s² = 0, seed 000 Fig. 13's ≈ 100).
 func TestEstimateQueueSaturation(t *testing.T) {
 	var s []QueueSample
 	for i := range 15 {
@@ -130,5 +132,34 @@ func BenchmarkEstimateQueue(b *testing.B) {
 		if _, err := EstimateQueue(s, QueueOptions{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// With a fixed BaseRTT below every sample each window is busy throughout:
+// ρ reaches ρ_max and Q the ceiling (1+c_s²)/(2(1−ρ_max)) (λ = μ stays
+// uncapped: 100 packets for c_s² = 0, seed 000's Fig. 13); against the
+// window's own minimum the same trace has one idle sample per window.
+func TestEstimateQueueBaseRTT(t *testing.T) {
+	var s []QueueSample
+	for i := range 30 {
+		s = append(s, QueueSample{T: time.Duration(i+1) * time.Second, Dur: time.Second, Bytes: 30e6,
+			RTT: 40*time.Millisecond + time.Duration(i%5)*5*time.Millisecond})
+	}
+	fixed, err := EstimateQueue(s, QueueOptions{BaseRTT: 30 * time.Millisecond, NoCs2: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, _ := EstimateQueue(s, QueueOptions{NoCs2: true})
+	ceiling := 1 / (2 * (1 - DefaultRhoMax))
+	for i := range fixed {
+		if fixed[i].Rho != DefaultRhoMax || math.Abs(fixed[i].Q-ceiling) > 1e-9 {
+			t.Fatalf("window %d with a fixed base: ρ %v Q %v, want %v and %v", i, fixed[i].Rho, fixed[i].Q, DefaultRhoMax, ceiling)
+		}
+		if own[i].Rho >= DefaultRhoMax {
+			t.Fatalf("window %d against its own minimum: ρ %v, want below ρ_max", i, own[i].Rho)
+		}
+	}
+	if _, err := EstimateQueue(s, QueueOptions{BaseRTT: -time.Second}); err == nil {
+		t.Fatal("a negative base RTT gave no error")
 	}
 }

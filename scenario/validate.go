@@ -10,6 +10,7 @@ import (
 	"github.com/leolab/leolab/cc"
 	"github.com/leolab/leolab/internal/quantity"
 	"github.com/leolab/leolab/link/qdisc"
+	"github.com/leolab/leolab/profile"
 )
 
 // Profiles lists the built-in path profiles.

@@ -270,6 +270,7 @@ type reportJob struct {
 	dir   string
 	title string
 	notes []string
+	extra []report.Section // sections after the campaign's (reproduce --paper 000's figures)
 }
 
 // writeReport compares the stored runs with the real data and writes
@@ -296,6 +297,7 @@ func writeReport(cmd *cobra.Command, j reportJob) error {
 	if err != nil {
 		return err
 	}
+	rep.Sections = append(rep.Sections, j.extra...)
 	if err := report.Write(j.dir, rep); err != nil {
 		return err
 	}

@@ -12,6 +12,8 @@ import (
 type reproduceFlags struct {
 	quick, full bool
 	out         string
+	paper       string // which seed's figures: 000 (default), 001, 003
+	p000        paper000Flags
 	exec        execFlags
 	// Restrictions for tests and partial studies (hidden).
 	ccas, cities, directions, kinds []string
@@ -22,7 +24,7 @@ type reproduceFlags struct {
 func newReproduceCmd() *cobra.Command {
 	var f reproduceFlags
 	c := &cobra.Command{
-		Use:   "reproduce [--quick|--full] [--out DIR]",
+		Use:   "reproduce [--paper 000|001|003] [--quick|--full] [--out DIR]",
 		Short: "Run the seed-000 Starlink study on the simulator and compare it with the real measurements",
 		Long: fmt.Sprintf(`Runs the seed-000 campaign (nine CCAs × six cities × downlink/uplink ×
 dedicated/concurrent) on the simulated Starlink path and writes DIR/report.html
@@ -33,19 +35,28 @@ in DIR/store.db: run the command again to resume an interrupted campaign.
   --quick (default)  %d run × %v per cell: about 10 minutes on 2 cores
   --full             %d runs × %v per cell, as in the paper
 
-CCAs not implemented yet are skipped with a warning.`, campaign.QuickRuns, campaign.QuickDuration,
+CCAs not implemented yet are skipped with a warning.
+
+--paper picks the seed whose figures are reproduced: 000 (default) adds to
+the campaign's Figs. 9–10 the reaction windows (Fig. 12), the M/G/1 queue
+(Fig. 13), the per-CCA fairness scores (Fig. 14), two BBRv3 flows simultaneous
+and staggered by 30 s over several seeds (Fig. 15), the fluid model fitted to
+a trace (Fig. 11) and the 15 s slot profile, simulated next to real.`, campaign.QuickRuns, campaign.QuickDuration,
 			campaign.FullRuns, campaign.FullDuration),
 		Example: `  leolab reproduce
+  leolab reproduce --paper 000 --out seed000
   leolab reproduce --full --out seed000-full
   leolab reproduce --full --nats nats://10.0.0.1:4222`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return runReproduce(cmd, &f) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return dispatchReproduce(cmd, &f) },
 	}
 	fl := c.Flags()
 	fl.BoolVar(&f.quick, "quick", false, "the quick campaign (default)")
 	fl.BoolVar(&f.full, "full", false, "the paper's campaign (10 runs × 300 s)")
 	fl.StringVar(&f.out, "out", "", "output directory (default: reproduce-quick or reproduce-full)")
+	fl.StringVar(&f.paper, "paper", paperSeed000, "the seed whose figures to reproduce: 000, 001 or 003")
 	f.exec.register(c)
+	f.p000.register(c)
 	fl.StringSliceVar(&f.ccas, "ccas", nil, "only these CCAs (dataset names)")
 	fl.StringSliceVar(&f.cities, "cities", nil, "only these cities")
 	fl.StringSliceVar(&f.directions, "directions", nil, "only these directions")
@@ -56,6 +67,26 @@ CCAs not implemented yet are skipped with a warning.`, campaign.QuickRuns, campa
 		fl.MarkHidden(n)
 	}
 	return c
+}
+
+// Values of --paper.
+const (
+	paperSeed000 = "000"
+	paperSeed001 = "001"
+	paperSeed003 = "003"
+)
+
+// dispatchReproduce runs the study of the seed --paper names.
+func dispatchReproduce(cmd *cobra.Command, f *reproduceFlags) error {
+	switch f.paper {
+	case paperSeed000:
+		return runReproduce(cmd, f)
+	case paperSeed001:
+		return runReproduce001(cmd, f)
+	case paperSeed003:
+		return badInput("reproduce --paper 003: seed 003's figures are not yet built (allowed now: 000)")
+	}
+	return badInput("reproduce: --paper %q: allowed values are 000, 001 and 003", f.paper)
 }
 
 func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
@@ -99,6 +130,10 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	if err != nil {
 		return err
 	}
-	return writeReport(cmd, reportJob{c: c, runs: runs, st: st, dir: f.out, notes: warnings,
+	extra, err := reproduce000Sections(cmd, f, runs, st)
+	if err != nil {
+		return err
+	}
+	return writeReport(cmd, reportJob{c: c, runs: runs, st: st, dir: f.out, notes: warnings, extra: extra,
 		title: "leolab reproduce: seed 000 on simulated Starlink, side by side with the real measurements"})
 }

@@ -17,7 +17,7 @@ import (
 func TestReproduceReduced(t *testing.T) {
 	needCampaignCmds(t)
 	dir := filepath.Join(t.TempDir(), "out")
-	code, out, errOut := runCLI("reproduce", "--out", dir, "--cities", "sydney,tokyo", "--duration", "10s", "--no-progress")
+	code, out, errOut := runCLI("reproduce", "--out", dir, "--cities", "sydney,tokyo", "--duration", "10s", "--pair-seeds", "1", "--pair-duration", "40s", "--no-progress")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -61,7 +61,7 @@ func TestReproduceReduced(t *testing.T) {
 		}
 	}
 	// Rerun: everything is in DIR/store.db already.
-	code, out, _ = runCLI("reproduce", "--out", dir, "--cities", "sydney,tokyo", "--duration", "10s", "--no-progress")
+	code, out, _ = runCLI("reproduce", "--out", dir, "--cities", "sydney,tokyo", "--duration", "10s", "--pair-seeds", "1", "--pair-duration", "40s", "--no-progress")
 	if code != 0 || !strings.Contains(out, strconv.Itoa(runs)+" stored before, 0 ran") {
 		t.Fatalf("rerun: exit %d\n%s", code, out)
 	}

@@ -62,7 +62,7 @@ the scenario's; change them inside, e.g.
 	f.link.register(c, "downlink")
 	fl := c.Flags()
 	fl.StringVar(&f.server, "server", "", "shell command to run in the server namespace (e.g. 'iperf3 -s -1')")
-	fl.StringVar(&f.profile, "profile", "fixed", "path profile: fixed (the link flags) or starlink")
+	fl.StringVar(&f.profile, "profile", "fixed", "path profile: fixed (the link flags), starlink or starlink-seed001")
 	fl.StringVar(&f.city, "city", "", "starlink: the server's city (terrestrial leg; see `leolab profile show`)")
 	fl.Uint64Var(&f.seed, "seed", 1, "starlink: seed of the model's random draws")
 	fl.BoolVar(&f.shared, "shared", false, sharedUsage)
