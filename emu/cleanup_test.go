@@ -82,21 +82,7 @@ func TestKillThenCleanup(t *testing.T) {
 		last = cpus[len(cpus)-1]
 	}
 	before := resumeLatency(t, last)
-	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperEmulator$")
-	cmd.Env = append(os.Environ(), "LEOLAB_EMU_HELPER=1")
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil || !strings.HasPrefix(line, "NS ") {
-		cmd.Process.Kill()
-		t.Fatalf("helper said %q, %v", line, err)
-	}
-	f := strings.Fields(line)
+	cmd, f := startHelper(t)
 	client := f[1]
 	if pumpCPU, _ := strconv.Atoi(f[3]); pumpCPU != last {
 		t.Errorf("helper's pump on CPU %d, want %d", pumpCPU, last)
@@ -133,6 +119,72 @@ func TestKillThenCleanup(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(stateDir, idlePollMarker+"*-"+id)); len(m) != 0 {
 		t.Errorf("markers left: %v", m)
 	}
+}
+
+// startHelper runs an emulator in a child process (TestHelperEmulator) and
+// returns it with the fields of its first line ("NS client server
+// pump-cpu") once it runs.
+func startHelper(t *testing.T) (*exec.Cmd, []string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperEmulator$")
+	cmd.Env = append(os.Environ(), "LEOLAB_EMU_HELPER=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil || !strings.HasPrefix(line, "NS ") {
+		cmd.Process.Kill()
+		t.Fatalf("helper said %q, %v", line, err)
+	}
+	return cmd, strings.Fields(line)
+}
+
+// Issue 18's acceptance 4 as a user meets it: an emulator killed with -9,
+// then a normal run (no --cleanup). The run removes the dead one's
+// namespaces and says so, and its end leaves the CPU idle state as it
+// was before either.
+func TestKillThenStart(t *testing.T) {
+	needEmu(t)
+	cpus, err := sched.CPUs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := -1
+	if len(cpus) > 1 {
+		last = cpus[len(cpus)-1]
+	}
+	before := resumeLatency(t, last)
+	cmd, f := startHelper(t)
+	client := f[1]
+	id := strings.TrimSuffix(strings.TrimPrefix(client, Prefix), clientSuffix)
+	cmd.Process.Signal(os.Kill)
+	cmd.Wait()
+	if got := leftovers(t, id); len(got) != 2 {
+		t.Fatalf("a killed emulator leaves %v, want its two namespaces", got)
+	}
+	var notices []string
+	e, err := Start(Config{Uplink: FixedLink(10e6, 0, 100, 0, 1), Downlink: FixedLink(10e6, 0, 100, 0, 2),
+		Notice: func(s string) { notices = append(notices, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := leftovers(t, id); len(got) != 0 {
+		t.Errorf("after a new Start the killed run's %v are left", got)
+	}
+	if said := strings.Join(notices, "\n"); !strings.Contains(said, "removed namespace "+client) {
+		t.Errorf("Start did not say it removed %s; it said %q", client, said)
+	}
+	if _, err := e.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got := resumeLatency(t, last); got != before {
+		t.Errorf("after kill -9 and a new run, cpu%d resume latency %q, was %q", last, got, before)
+	}
+	t.Logf("notices: %q", notices)
 }
 
 func TestCloseRemovesEverything(t *testing.T) {
