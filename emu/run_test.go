@@ -38,8 +38,10 @@ func TestRunValidates(t *testing.T) {
 	// Different buffers are fine across directions, for leolab's own
 	// transport, and when one of them is the default spelled out.
 	ok := base
-	ok.Flows = []Flow{{Kind: KindTCP}, {Kind: KindTCP, Direction: Uplink, SndBuf: 4 << 20},
-		{Kind: KindTransport, CCA: "bbr3", SndBuf: 1 << 20}, {Kind: KindTCP, SndBuf: transport.DefaultSndBuf}}
+	// (Kernel flows name their congestion control: validate asks the
+	// kernel for it.)
+	ok.Flows = []Flow{{Kind: KindTCP, CCA: "cubic"}, {Kind: KindTCP, CCA: "cubic", Direction: Uplink, SndBuf: 4 << 20},
+		{Kind: KindTransport, CCA: "bbr3", SndBuf: 1 << 20}, {Kind: KindTCP, CCA: "reno", SndBuf: transport.DefaultSndBuf}}
 	if err := ok.validate(); err != nil {
 		t.Errorf("valid send buffers rejected: %v", err)
 	}
