@@ -35,18 +35,10 @@ type Ramp struct {
 }
 
 func runRamp(v Variant, dir string, anchor time.Time, seed int) (*Ramp, error) {
-	res, err := run{name: "ramp-" + dir, path: starlink(dir, v, noDrift), dur: (rampDuration + 500*time.Millisecond).String(), seed: seed,
-		epoch: anchor, flows: []flowSpec{cbr(rampOffered[dir], 1500, 0, rampDuration)}}.simulate()
+	_, r, err := run{name: "ramp-" + dir, path: starlink(dir, v, noDrift), dur: (rampDuration + 500*time.Millisecond).String(), seed: seed,
+		epoch: anchor, flows: []flowSpec{cbr(rampOffered[dir], 1500, 0, rampDuration)}}.inferred(probe.Options{})
 	if err != nil {
 		return nil, err
-	}
-	tr, err := probe.FromResult(res, 0)
-	if err != nil {
-		return nil, err
-	}
-	r, err := probe.Infer(tr, probe.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("ramp %s: %w", dir, err)
 	}
 	if r.Ramp == nil {
 		return nil, fmt.Errorf("ramp %s: the prober found no ramp", dir)

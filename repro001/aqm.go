@@ -33,18 +33,10 @@ func runAQM(v Variant, dir string, anchor time.Time, seed int, peakMbps, popMbps
 	if dir == "downlink" && popMbps > 0 {
 		offered = min(offered, popMargin*popMbps)
 	}
-	res, err := run{name: "aqm-" + dir, path: starlink(dir, v, noDrift), dur: (aqmDuration + 500*time.Millisecond).String(), seed: seed,
-		epoch: anchor, flows: []flowSpec{cbr(offered*1e6, 1500, 0, aqmDuration)}}.simulate()
+	tr, r, err := run{name: "aqm-" + dir, path: starlink(dir, v, noDrift), dur: (aqmDuration + 500*time.Millisecond).String(), seed: seed,
+		epoch: anchor, flows: []flowSpec{cbr(offered*1e6, 1500, 0, aqmDuration)}}.inferred(probe.Options{})
 	if err != nil {
 		return nil, err
-	}
-	tr, err := probe.FromResult(res, 0)
-	if err != nil {
-		return nil, err
-	}
-	r, err := probe.Infer(tr, probe.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("aqm %s: %w", dir, err)
 	}
 	return &AQM{Direction: dir, Curve: probe.InferAQMCurve(tr, r.MinOWD, 0, aqmDuration, aqmBin)}, nil
 }

@@ -62,17 +62,9 @@ func burstFlow(size, packets int) flowSpec {
 }
 
 func runBurst(name, path string, anchor time.Time, seed, size, packets int) (probe.Burst, error) {
-	res, err := run{name: name, path: path, dur: "3s", seed: seed, epoch: anchor, flows: []flowSpec{burstFlow(size, packets)}}.simulate()
+	_, r, err := run{name: name, path: path, dur: "3s", seed: seed, epoch: anchor, flows: []flowSpec{burstFlow(size, packets)}}.inferred(probe.Options{})
 	if err != nil {
 		return probe.Burst{}, err
-	}
-	tr, err := probe.FromResult(res, 0)
-	if err != nil {
-		return probe.Burst{}, err
-	}
-	r, err := probe.Infer(tr, probe.Options{})
-	if err != nil {
-		return probe.Burst{}, fmt.Errorf("%s: %w", name, err)
 	}
 	if r.Burst == nil {
 		return probe.Burst{}, fmt.Errorf("%s: the prober found no burst", name)

@@ -45,18 +45,10 @@ type Reconfig struct {
 // schedule, the outages, the frame, the idle delay and loss and the
 // per-interval delay shift (findings 14–16, 24).
 func runReconfig(v Variant, dir string, seed int) (*Reconfig, error) {
-	res, err := run{name: "reconfig-" + dir, path: starlink(dir, v, nil), dur: lightDuration.String(), seed: seed,
-		epoch: lightEpoch, flows: []flowSpec{cbr(lightRate, lightSize, 0, 0)}}.simulate()
+	tr, r, err := run{name: "reconfig-" + dir, path: starlink(dir, v, nil), dur: lightDuration.String(), seed: seed,
+		epoch: lightEpoch, flows: []flowSpec{cbr(lightRate, lightSize, 0, 0)}}.inferred(probe.Options{})
 	if err != nil {
 		return nil, err
-	}
-	tr, err := probe.FromResult(res, 0)
-	if err != nil {
-		return nil, err
-	}
-	r, err := probe.Infer(tr, probe.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("reconfig %s: %w", dir, err)
 	}
 	if r.Schedule == nil {
 		return nil, fmt.Errorf("reconfig %s: no schedule among %d outages", dir, len(r.Outages))

@@ -88,6 +88,25 @@ func (r run) simulate() (*result.Result, error) {
 	return res, nil
 }
 
+// inferred runs r and infers the link from its first flow's packets with
+// opt: the simulate, read and infer steps every single-probe procedure
+// takes.
+func (r run) inferred(opt probe.Options) (*probe.Trace, *probe.Report, error) {
+	res, err := r.simulate()
+	if err != nil {
+		return nil, nil, err
+	}
+	tr, err := probe.FromResult(res, 0)
+	if err != nil {
+		return nil, nil, fmt.Errorf("procedure %s: %w", r.name, err)
+	}
+	rep, err := probe.Infer(tr, opt)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", r.name, err)
+	}
+	return tr, rep, nil
+}
+
 // traces returns the probe traces of the result's flows, by flow id.
 func traces(res *result.Result) (map[int]*probe.Trace, error) {
 	out := map[int]*probe.Trace{}

@@ -48,18 +48,10 @@ func runSlots(v Variant, dir string, anchor time.Time, seed int, peakMbps, popMb
 		offered = min(offered, popMargin*popMbps)
 	}
 	dur := min(time.Duration(periods*float64(period)), slotMaxDuration).Round(time.Second)
-	res, err := run{name: "slots-" + dir, path: starlink(dir, v, nil), dur: dur.String(), seed: seed, epoch: anchor,
-		flows: []flowSpec{cbr(offered*1e6, 1500, 0, 0)}}.simulate()
+	_, r, err := run{name: "slots-" + dir, path: starlink(dir, v, nil), dur: dur.String(), seed: seed, epoch: anchor,
+		flows: []flowSpec{cbr(offered*1e6, 1500, 0, 0)}}.inferred(probe.Options{Bin: 20 * time.Millisecond})
 	if err != nil {
 		return nil, err
-	}
-	tr, err := probe.FromResult(res, 0)
-	if err != nil {
-		return nil, err
-	}
-	r, err := probe.Infer(tr, probe.Options{Bin: 20 * time.Millisecond})
-	if err != nil {
-		return nil, fmt.Errorf("slots %s: %w", dir, err)
 	}
 	s := &Slots{Direction: dir, Offered: offered}
 	for _, p := range r.Rate {

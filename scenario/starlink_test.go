@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leolab/leolab/internal/simtest"
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/scenario"
@@ -165,34 +166,22 @@ func TestEpochUTC(t *testing.T) {
 // 17 ms) plus the city's terrestrial leg, and its 60 Mbit/s uplink, where
 // profile starlink has the Melbourne site's.
 func TestStarlinkSeed001Scenario(t *testing.T) {
-	run := func(prof string) (netsim.Spec, float64) {
-		yaml := fmt.Sprintf("version: 1\nname: s\nduration: 20s\npath: {profile: %s, city: ohio, direction: uplink}\nflows: [{cca: bbr}]\n", prof)
-		sc, err := scenario.Parse("s.yaml", []byte(yaml))
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec, err := sc.Spec()
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := netsim.Run(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return spec, res.Flows[0].ThroughputMbps
+	run := func(prof string) (time.Duration, float64) {
+		res := simtest.Run(t, fmt.Sprintf("version: 1\nname: s\nduration: 20s\npath: {profile: %s, city: ohio, direction: uplink}\nflows: [{cca: bbr}]\n", prof))
+		return time.Duration(res.Path.BaseRTTMs * float64(time.Millisecond)), res.Flows[0].ThroughputMbps
 	}
-	seedSpec, seedMbps := run(profile.NameStarlinkSeed001)
-	siteSpec, siteMbps := run(profile.NameStarlink)
+	seedRTT, seedMbps := run(profile.NameStarlinkSeed001)
+	siteRTT, siteMbps := run(profile.NameStarlink)
 	sp, err := profile.StarlinkNamed(profile.NameStarlinkSeed001, "ohio", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := 30*time.Millisecond + 2*sp.Terrestrial.OneWay
-	if d := seedSpec.BaseRTT - want; d < -2*time.Millisecond || d > 2*time.Millisecond {
-		t.Errorf("seed 001 base RTT %v, want %v (13 + 17 ms + Ohio's leg both ways)", seedSpec.BaseRTT, want)
+	if d := seedRTT - want; d < -2*time.Millisecond || d > 2*time.Millisecond {
+		t.Errorf("seed 001 base RTT %v, want %v (13 + 17 ms + Ohio's leg both ways)", seedRTT, want)
 	}
-	if d := seedSpec.BaseRTT - siteSpec.BaseRTT; d < 9*time.Millisecond || d > 11*time.Millisecond {
-		t.Errorf("base RTTs %v (seed 001) and %v (site): want seed 001's access 10 ms longer", seedSpec.BaseRTT, siteSpec.BaseRTT)
+	if d := seedRTT - siteRTT; d < 9*time.Millisecond || d > 11*time.Millisecond {
+		t.Errorf("base RTTs %v (seed 001) and %v (site): want seed 001's access 10 ms longer", seedRTT, siteRTT)
 	}
 	// BBR fills most of either uplink: seed 001's 60 Mbit/s, the site's ~20.
 	t.Logf("bbr up from Ohio: %.1f Mbit/s (seed 001), %.1f (site)", seedMbps, siteMbps)
