@@ -146,6 +146,11 @@ type Drift struct {
 	MedianRateChange float64 `yaml:"median_rate_change" unit:"rate" range:"0bps,100Gbps"`
 	// OWDMax bounds a slot's extra base OWD, drawn uniformly in [0, OWDMax].
 	OWDMax time.Duration `yaml:"owd_max" range:"0s,1s"`
+	// LossSpread is the standard deviation of the natural log of a slot's
+	// random-loss factor: each slot's i.i.d. loss probability is
+	// random_loss x exp(s·Z - s²/2), Z standard normal, so random_loss
+	// stays the mean over slots. 0 keeps one loss rate for every slot.
+	LossSpread float64 `yaml:"loss_spread" range:"0,4"`
 }
 
 // PoP is the rate limiter at the point of presence in front of the downlink.

@@ -69,6 +69,7 @@ func TestCalibrateBadInput(t *testing.T) {
 		{[]string{"--profile", "fixed"}, "allowed: starlink, starlink-seed001"},
 		{[]string{"--set", "downlink.nosuch=3"}, "unknown parameter"},
 		{[]string{"--set", "downlink.random_loss=2"}, "downlink.random_loss"},
+		{[]string{"--set", "downlink.aqm.mode=lin"}, "allowed values (allowed: adaptive, linear, off)"},
 	} {
 		code, _, errOut := runCLI(append([]string{"calibrate", "--out", t.TempDir()}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

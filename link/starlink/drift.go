@@ -1,6 +1,7 @@
 package starlink
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 
@@ -11,11 +12,16 @@ import (
 // [-a, a], as a fraction of a (2 - sqrt 2); profile validates against it.
 const uniformMedianDiff = 0.5857864376269049
 
+// maxSlotLoss caps a slot's drawn loss probability at the profile's own
+// bound for random_loss, so a long tail cannot make a slot a blackout.
+const maxSlotLoss = 0.5
+
 // slotState is what a reconfiguration sets for the next slot (seed 001
 // finding 15: stable rate and OWD shift between intervals).
 type slotState struct {
 	scale float64       // allocation factor (base and maximum)
 	owd   time.Duration // extra base OWD of this direction
+	loss  float64       // i.i.d. loss probability of a served packet
 }
 
 // drifter draws each slot's state. The stable rate is drawn uniformly on
@@ -29,6 +35,8 @@ type slotState struct {
 type drifter struct {
 	halfWidth float64 // a / max_rate
 	owdMax    time.Duration
+	loss      float64 // mean random loss over slots
+	spread    float64 // sd of ln(slot loss factor)
 	steps     profile.RTTSteps
 	shared    *rand.Rand
 	rttLevel  time.Duration
@@ -38,16 +46,26 @@ func newDrifter(a *profile.Access, steps profile.RTTSteps, slotSeed uint64) drif
 	return drifter{
 		halfWidth: a.Drift.MedianRateChange / uniformMedianDiff / a.MaxRate(),
 		owdMax:    a.Drift.OWDMax,
+		loss:      a.RandomLoss,
+		spread:    a.Drift.LossSpread,
 		steps:     steps,
 		shared:    rand.New(rand.NewPCG(slotSeed, 0x5eed5107)),
 	}
 }
 
-// next draws the next slot's state.
+// first is the state of the slot a run starts in: no drift, the mean loss.
+func (d *drifter) first() slotState { return slotState{scale: 1, loss: d.loss} }
+
+// next draws the next slot's state. The loss factor is drawn only with a
+// spread, so a profile without one keeps the slot stream it had before.
 func (d *drifter) next(rng *rand.Rand) slotState {
-	s := slotState{scale: 1 + d.halfWidth*(2*rng.Float64()-1)}
+	s := slotState{scale: 1 + d.halfWidth*(2*rng.Float64()-1), loss: d.loss}
 	if d.owdMax > 0 {
 		s.owd = time.Duration(rng.Int64N(int64(d.owdMax) + 1))
+	}
+	if d.spread > 0 && d.loss > 0 {
+		// Lognormal with mean 1: exp(sZ - s²/2).
+		s.loss = min(maxSlotLoss, d.loss*math.Exp(d.spread*rng.NormFloat64()-d.spread*d.spread/2))
 	}
 	if d.steps.Enabled {
 		m := d.steps.Magnitudes[d.shared.IntN(len(d.steps.Magnitudes))]

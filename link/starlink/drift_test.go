@@ -105,3 +105,48 @@ func TestSlotsIndependentOfTraffic(t *testing.T) {
 		}
 	}
 }
+
+// A loss spread draws each slot's random loss as random_loss times a
+// lognormal factor of mean 1: over many slots the mean is random_loss and
+// the log of the factor has sd loss_spread; without a spread every slot has
+// random_loss and the slot stream (rate, OWD) is the one it was.
+func TestDriftLossSpread(t *testing.T) {
+	const n = 20000
+	const mean, spread = 1e-3, 1.3
+	p := mustProfile(t, "", map[string]any{"downlink.random_loss": mean, "downlink.drift.loss_spread": spread})
+	d := newDrifter(&p.Downlink, p.Reconfig.RTTSteps, 1)
+	if got := d.first().loss; got != mean {
+		t.Errorf("first slot loss %g, want the mean %g", got, mean)
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	var sum, sumLn, sumLn2 float64
+	for range n {
+		l := d.next(rng).loss
+		sum += l
+		ln := math.Log(l / mean)
+		sumLn += ln
+		sumLn2 += ln * ln
+	}
+	// The factor's sd is sqrt(exp(s²)-1) = 2.1 at s = 1.3: the mean of n has
+	// relative sd 2.1/sqrt(n) = 1.5 %; 4 sd.
+	if got := sum / n; math.Abs(got/mean-1) > 4*math.Sqrt(math.Expm1(spread*spread)/n) {
+		t.Errorf("mean slot loss %.3g, want %g", got, mean)
+	}
+	// The sample sd of n normals has sd s/sqrt(2n); 4 sd.
+	m := sumLn / n
+	if sd := math.Sqrt(sumLn2/n - m*m); math.Abs(sd-spread) > 4*spread/math.Sqrt(2*n) {
+		t.Errorf("sd of ln(slot loss factor) %.3f, want %.1f", sd, spread)
+	}
+	if want := -spread * spread / 2; math.Abs(m-want) > 4*spread/math.Sqrt(n) {
+		t.Errorf("mean of ln(slot loss factor) %.3f, want %.3f (mean 1)", m, want)
+	}
+
+	// No spread: every slot has the mean, and rate and OWD draws are unchanged.
+	q := mustProfile(t, "", map[string]any{"downlink.random_loss": mean})
+	a, b := newDrifter(&q.Downlink, q.Reconfig.RTTSteps, 1), newDrifter(&p.Downlink, p.Reconfig.RTTSteps, 1)
+	ra, rb := rand.New(rand.NewPCG(7, 8)), rand.New(rand.NewPCG(7, 8))
+	sa, sb := a.next(ra), b.next(rb)
+	if sa.loss != mean || sa.scale != sb.scale || sa.owd != sb.owd {
+		t.Errorf("without a spread: slot %+v; with: %+v (want the mean loss and the same first rate and OWD)", sa, sb)
+	}
+}

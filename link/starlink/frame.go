@@ -32,7 +32,7 @@ func (l *Link) serve(t time.Duration) {
 			break
 		}
 		l.credit -= float64(p.Size)
-		if l.dir.RandomLoss > 0 && l.rng.Float64() < l.dir.RandomLoss {
+		if l.slot.loss > 0 && l.rng.Float64() < l.slot.loss {
 			l.drop(t, p, link.DropRandom)
 			continue
 		}

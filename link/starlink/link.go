@@ -98,8 +98,8 @@ func newLink(p *profile.StarlinkProfile, a *profile.Access, cfg Config) (*Link, 
 		drift:  newDrifter(a, p.Reconfig.RTTSteps, cfg.SlotSeed),
 		sched:  NewSchedule(p, cfg.Epoch),
 		spikes: p.Reconfig.Spikes,
-		slot:   slotState{scale: 1},
 	}
+	l.slot = l.drift.first()
 	l.nextBoundary = l.sched.Next(0)
 	l.outageFrom = l.sched.SlotStart(0) // the run starts mid-slot: no outage
 	l.outageEnd = l.outageFrom
