@@ -61,6 +61,7 @@ func (d *decoder) schedule(n *yaml.Node, path string) []Change {
 		at := path + "[" + strconv.Itoa(i) + "]"
 		c := Change{At: -1}
 		d.lines[at] = en.Line
+		d.lines[at+".at"] = en.Line // the entry's line until its at key says
 		d.fields(en, at, scheduleFields, func(k string, v *yaml.Node) {
 			f := at + "." + k
 			switch k {
