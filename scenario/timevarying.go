@@ -201,3 +201,7 @@ func (s *Scenario) resolve(name string) string {
 	}
 	return filepath.Join(filepath.Dir(s.File), name)
 }
+
+// PathLog returns the path file a validated scenario's delay_file read,
+// nil without one (tests and tools compare a run with it).
+func (s *Scenario) PathLog() *schedule.PathLog { return s.pathLog }
