@@ -35,6 +35,10 @@ type DelayFile struct {
 	// errors (LeoEM's timing_err_ecdf.dat) that moves each one.
 	Handovers     bool
 	HandoverError string
+	// HandoverOutage adds LeoEM's handover interruptions: the path is
+	// down for 3 × (old + new first-hop delay) when the first satellite
+	// changes (the same at the far end), a few ms (link/schedule).
+	HandoverOutage bool
 }
 
 // DelayFormats lists the path-file formats of delay_file.
@@ -44,7 +48,7 @@ var DelayFormats = []string{"leoem"}
 // and path.delay_file.
 var (
 	scheduleFields  = []string{"at", "ramp", "rate", "rtt", "loss"}
-	delayFileFields = []string{"file", "format", "offset", "handovers", "handover_error"}
+	delayFileFields = []string{"file", "format", "offset", "handovers", "handover_error", "handover_outage"}
 )
 
 func (d *decoder) schedule(n *yaml.Node, path string) []Change {
@@ -100,6 +104,8 @@ func (d *decoder) delayFile(n *yaml.Node, path string) *DelayFile {
 			df.Handovers = d.boolean(v, f)
 		case "handover_error":
 			df.HandoverError = d.str(v, f)
+		case "handover_outage":
+			df.HandoverOutage = d.boolean(v, f)
 		}
 	})
 	return df

@@ -87,7 +87,7 @@ func TestTimeVaryingBadInput(t *testing.T) {
 		{"error without handovers", "delay_file: {file: " + bp + ", handovers: false, handover_error: " + ecdf + "}",
 			[]string{"path.delay_file.handover_error", "applies when handovers is true"}},
 		{"unknown delay_file field", "delay_file: {file: " + bp + ", loop: true}",
-			[]string{"path.delay_file.loop", "allowed: file, format, offset, handovers, handover_error"}},
+			[]string{"path.delay_file.loop", "allowed: file, format, offset, handovers, handover_error, handover_outage"}},
 	} {
 		text := strings.Replace(tvBase, "SCHEDULE", c.sched, 1)
 		_, err := scenario.Parse(filepath.Join(dir, "tv.yaml"), []byte(text))

@@ -39,7 +39,7 @@ func (s *Scenario) profiles() profiles {
 	out.half = mustProfile(p.RTT.Seconds()/2, half)
 	out.loss = mustProfile(p.Loss, loss)
 	if s.pathLog != nil {
-		out.path, out.outages = s.pathLog.Delay(p.DelayFile.Offset)
+		out.path, out.outages = s.pathLog.Delay(p.DelayFile.Offset, p.DelayFile.HandoverOutage)
 	}
 	return out
 }

@@ -403,3 +403,43 @@ flows: [{cca: cubic}]
 		t.Errorf("after the step %.1f Mbit/s, want 20 ± 5%%", after)
 	}
 }
+
+// With handover_outage the replay adds LeoEM's handover interruptions: a
+// 1 ms probe loses exactly the packets that reach the delay line (1 µs
+// after sending) while the path is down, NULL seconds and interruptions,
+// and no other.
+func TestLeoEMHandoverOutage(t *testing.T) {
+	sc := scenarioIn(t, "../examples/seed002", `version: 1
+name: leoem-interruptions
+duration: 120s
+path:
+  profile: fixed
+  rate: 1Gbps
+  delay_file: {file: leoem/Starlink_SD_NY_15_BP_path.log, offset: 900s, handover_outage: true}
+flows:
+  - {cca: cbr, rate: 1Mbps, packet_size: 125}
+`)
+	pl := sc.PathLog()
+	down := func(at time.Duration) bool {
+		k := 900 + int(at/time.Second)
+		within := at % time.Second
+		return pl.Down[k] || within < pl.Interruption[k]
+	}
+	want, cuts := 0, 0
+	for ms := range 120000 {
+		if down(time.Duration(ms)*time.Millisecond + time.Microsecond) {
+			want++
+		}
+	}
+	for k := 900; k < 1020; k++ {
+		if pl.Interruption[k] > 0 {
+			cuts++
+		}
+	}
+	_, res := runScenario(t, sc)
+	f := res.Flows[0]
+	if cuts == 0 || f.LostPackets != int64(want) || res.Links[0].Drops.Outage != int64(want) {
+		t.Errorf("%d interruptions: %d probes lost (%d outage drops), want %d", cuts, f.LostPackets, res.Links[0].Drops.Outage, want)
+	}
+	t.Logf("%d interruptions and 4 NULL seconds: %d probes lost", cuts, f.LostPackets)
+}

@@ -83,7 +83,7 @@ func TestDelayOutageDrops(t *testing.T) {
 // per-second path profile; 0 allocs/op once the ring has grown.
 func BenchmarkDelay(b *testing.B) {
 	pl := syntheticLog(3600)
-	prof, out := pl.Delay(0)
+	prof, out := pl.Delay(0, true)
 	var pool packet.Pool
 	d, _ := NewDelay(Constant(0.005), prof, out, func(_ time.Duration, p *packet.Packet, _ link.DropCause) { pool.Put(p) })
 	benchStage(b, d, &pool)

@@ -54,6 +54,15 @@ type PathLog struct {
 	// second's: another node list, or a route again after a NULL second
 	// (emulator.py's rule; a NULL second itself is not one).
 	Handover []bool
+	// Interruption is how long the path is down at the start of each
+	// second by LeoEM's handover model (emulator.py
+	// simulate_dish_gateway_sat_handover, its formula from IEEE document
+	// 9014090): when the first satellite changes, the dish's link is down
+	// for 3 × (the old first hop's delay + the new one's), and likewise
+	// at the far end for the last hop, the two in parallel; after a NULL
+	// second, 3 × the new hop's delay. A change of intermediate nodes
+	// only takes a link down and up at once (0 here). Capped at Step.
+	Interruption []time.Duration
 }
 
 // FileError is a problem in a path or distribution file.
@@ -81,6 +90,8 @@ func ReadLeoEM(file string, r io.Reader) (*PathLog, error) {
 	pl := &PathLog{File: file, Step: LeoEMStep}
 	var (
 		prev, nodes []int64
+		prevFirst   float64 // previous route's first and last hop delays, s
+		prevLast    float64
 		prevDown    = true
 		lastCycle   int64
 		line, read  int
@@ -112,6 +123,7 @@ func ReadLeoEM(file string, r io.Reader) (*PathLog, error) {
 			pl.OWD = append(pl.OWD, lastOWD)
 			pl.Down = append(pl.Down, true)
 			pl.Handover = append(pl.Handover, false)
+			pl.Interruption = append(pl.Interruption, 0)
 			prevDown = true
 			continue
 		}
@@ -127,11 +139,16 @@ func ReadLeoEM(file string, r io.Reader) (*PathLog, error) {
 			return nil, fail("node count %q: want %d, the length of the node list", f[2], len(nodes))
 		}
 		sum, hops := 0.0, 0
+		var first, last float64
 		if _, err := parseList(nil, f[3], func(s string) (struct{}, error) {
 			d, err := strconv.ParseFloat(s, 64)
 			if err == nil && !(d >= 0 && d <= MaxPathOWD) { // NaN too
 				err = fmt.Errorf("%s s out of range [0, %g]", s, MaxPathOWD)
 			}
+			if hops == 0 {
+				first = d
+			}
+			last = d
 			sum += d
 			hops++
 			return struct{}{}, err
@@ -145,11 +162,25 @@ func ReadLeoEM(file string, r io.Reader) (*PathLog, error) {
 		if math.Abs(total-sum) > sumTolerance {
 			return nil, fail("total one-way delay %g s is not the sum of the hop delays, %g s", total, sum)
 		}
+		var cut float64 // s
+		switch {
+		case len(pl.OWD) == 0:
+		case prevDown:
+			cut = 3 * max(first, last)
+		default:
+			if nodes[1] != prev[1] {
+				cut = 3 * (prevFirst + first)
+			}
+			if nodes[len(nodes)-2] != prev[len(prev)-2] {
+				cut = max(cut, 3*(prevLast+last))
+			}
+		}
 		pl.OWD = append(pl.OWD, total)
 		pl.Down = append(pl.Down, false)
 		pl.Handover = append(pl.Handover, len(pl.OWD) > 1 && (prevDown || !slices.Equal(prev, nodes)))
+		pl.Interruption = append(pl.Interruption, min(pl.Step, durationOf(cut)))
 		prev, nodes = nodes, prev
-		prevDown, lastOWD = false, total
+		prevDown, lastOWD, prevFirst, prevLast = false, total, first, last
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -204,8 +235,9 @@ func (pl *PathLog) Len() time.Duration { return time.Duration(len(pl.OWD)) * pl.
 
 // Delay returns the one-way delay profile (seconds) and the outages in run
 // time, run time 0 being file time offset: second i holds from i·Step −
-// offset, a step as LeoEM applies it.
-func (pl *PathLog) Delay(offset time.Duration) (Profile, Outages) {
+// offset, a step as LeoEM applies it. The outages are the NULL seconds,
+// and with interruptions also the handover interruptions.
+func (pl *PathLog) Delay(offset time.Duration, interruptions bool) (Profile, Outages) {
 	p := Profile{segs: make([]seg, 0, 64)}
 	var spans []Span
 	for i, d := range pl.OWD {
@@ -213,15 +245,19 @@ func (pl *PathLog) Delay(offset time.Duration) (Profile, Outages) {
 		if i == 0 {
 			start = math.MinInt64
 		}
-		if pl.Down[i] {
-			end := start + pl.Step
-			if i == 0 {
-				end = pl.Step - offset
+		down := pl.Step
+		if !pl.Down[i] {
+			down = 0
+			if interruptions {
+				down = pl.Interruption[i]
 			}
-			if n := len(spans); n > 0 && spans[n-1].To == start {
-				spans[n-1].To = end
+		}
+		if down > 0 {
+			from := time.Duration(i)*pl.Step - offset
+			if n := len(spans); n > 0 && spans[n-1].To >= from {
+				spans[n-1].To = from + down
 			} else {
-				spans = append(spans, Span{From: start, To: end})
+				spans = append(spans, Span{From: from, To: from + down})
 			}
 		}
 		if n := len(p.segs); n > 0 && p.segs[n-1].v0 == d {

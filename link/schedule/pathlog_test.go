@@ -86,7 +86,7 @@ func TestReadLeoEMSanDiegoNewYork(t *testing.T) {
 			if pl.OWD[0] != 0.02117912602441921 || !pl.Handover[4] || pl.Handover[1] {
 				t.Errorf("BP: owd[0] %v, handover[4] %v, handover[1] %v", pl.OWD[0], pl.Handover[4], pl.Handover[1])
 			}
-			prof, out := pl.Delay(10 * time.Second)
+			prof, out := pl.Delay(10*time.Second, false)
 			if got := prof.Value(0); got != pl.OWD[10] {
 				t.Errorf("offset 10s: delay at 0 = %v, want line 11's %v", got, pl.OWD[10])
 			}
@@ -133,7 +133,7 @@ func FuzzReadLeoEM(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(pl.OWD) != len(pl.Down) || len(pl.OWD) != len(pl.Handover) || len(pl.OWD) > len(data) {
+		if len(pl.OWD) != len(pl.Down) || len(pl.OWD) != len(pl.Handover) || len(pl.OWD) != len(pl.Interruption) || len(pl.OWD) > len(data) {
 			t.Fatalf("inconsistent: %d/%d/%d from %d bytes", len(pl.OWD), len(pl.Down), len(pl.Handover), len(data))
 		}
 		for _, d := range pl.OWD {
@@ -141,7 +141,7 @@ func FuzzReadLeoEM(f *testing.F) {
 				t.Fatalf("owd %v accepted", d)
 			}
 		}
-		prof, _ := pl.Delay(0)
+		prof, _ := pl.Delay(0, true)
 		if _, err := NewDelay(Profile{}, prof, Outages{}, nil); err != nil && len(pl.Down) > 0 {
 			_ = err // outages without a drop func: allowed to refuse
 		}
@@ -233,4 +233,46 @@ func TestPredictedHandovers(t *testing.T) {
 	if h.Next(10*time.Second) != 10*time.Second || h.Next(11*time.Second) != 25*time.Second || h.Next(time.Duration(1<<62)) != -1 {
 		t.Error("Next")
 	}
+}
+
+// LeoEM's handover interruption: in the synthetic log the first satellite
+// changes every 15 s (first hop 10–20 ms), so the path is down for
+// 3 × (old + new first-hop delay) at each change; after the NULL second,
+// 3 × the new one. On the real BP log every interruption is a few ms.
+func TestHandoverInterruption(t *testing.T) {
+	pl := syntheticLog(200)
+	d1 := func(i int) float64 { return 0.01 + 0.00001*float64(i%1000) }               // line i (1-based)
+	if got, want := pl.Interruption[15], durationOf(3*(d1(15)+d1(16))); got != want { // line 16: satellite 701
+		t.Errorf("interruption at 15 s: %v, want %v", got, want)
+	}
+	if got, want := pl.Interruption[101], durationOf(3*max(d1(102), 0.001)); got != want { // after NULL line 101
+		t.Errorf("interruption after the NULL second: %v, want %v", got, want)
+	}
+	if pl.Interruption[16] != 0 || pl.Interruption[0] != 0 {
+		t.Errorf("interruptions %v, %v where the route is unchanged", pl.Interruption[16], pl.Interruption[0])
+	}
+	_, out := pl.Delay(0, true)
+	if !out.Down(15*time.Second) || out.Down(15*time.Second+pl.Interruption[15]) || !out.Down(100*time.Second+500*time.Millisecond) {
+		t.Errorf("outages %v", out.Spans()[:3])
+	}
+	_, none := pl.Delay(0, false)
+	if none.Down(15 * time.Second) {
+		t.Error("interruption without asking for it")
+	}
+	real, err := ReadLeoEM("bp", openData(t, "Starlink_SD_NY_15_BP_path.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, longest := 0, time.Duration(0)
+	for _, d := range real.Interruption {
+		if d > 0 {
+			n++
+			longest = max(longest, d)
+		}
+	}
+	// first/last hops of the bent pipe are 0.8–3.3 ms: at most 3·2·3.3 ≈ 20 ms.
+	if n < 100 || longest > 25*time.Millisecond {
+		t.Errorf("%d interruptions, longest %v", n, longest)
+	}
+	t.Logf("BP: %d interruptions, longest %v", n, longest)
 }
