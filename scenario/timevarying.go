@@ -211,3 +211,15 @@ func (s *Scenario) resolve(name string) string {
 // PathLog returns the path file a validated scenario's delay_file read,
 // nil without one (tests and tools compare a run with it).
 func (s *Scenario) PathLog() *schedule.PathLog { return s.pathLog }
+
+// maxRate is the highest rate a fixed path has during the run (its rate or
+// a scheduled one), for the budget.
+func (p *Path) maxRate() float64 {
+	r := p.RateBps
+	for _, c := range p.Schedule {
+		if c.HasRate {
+			r = max(r, c.RateBps)
+		}
+	}
+	return r
+}
