@@ -28,8 +28,9 @@
 // opposite: its tfifo orders packets by time_to_send (Linux
 // net/sched/sch_netem.c, tfifo_enqueue), so after `tc qdisc change ... delay`
 // to a smaller value new packets leave before older ones; LeoEM changes its
-// links' netem delays every second this way, and LeoReplayer's replay of a
-// delay trace reorders the same way. We do not, because a single route does
+// links' netem delays every second this way (emulator.py, tc via Mininet's
+// link config), and issue 19 reports the same of LeoReplayer's delay
+// replay. We do not, because a single route does
 // not reorder (the packets are in one FIFO on the same hops), and the
 // reordering of an emulator would make TCP's loss detection (RACK's reorder
 // window, dupACK thresholds) react to an artefact of the tool rather than
