@@ -443,3 +443,46 @@ flows:
 	}
 	t.Logf("%d interruptions and 4 NULL seconds: %d probes lost", cuts, f.LostPackets)
 }
+
+// SaTCP reads the replayed path's handovers: over 60 s of the SD→NY path
+// its warning flag (sampled every 100 ms) is up only within its window
+// [h − 0.5 s, h − 0.5 s + 2.3 s] of some handover h of the file (lead_s and
+// duration_s defaults, cc/satcp), and it is up at some point.
+func TestSaTCPSeesReplayedHandovers(t *testing.T) {
+	sc := scenarioIn(t, "../examples/seed002", `version: 1
+name: satcp-leoem
+duration: 60s
+interval: 100ms
+path:
+  profile: fixed
+  rate: 50Mbps
+  queue: {limit_packets: 1000}
+  delay_file: {file: leoem/Starlink_SD_NY_15_BP_path.log, offset: 900s}
+flows: [{cca: satcp}]
+`)
+	spec, res := runScenario(t, sc)
+	var hs []float64
+	for h := spec.Schedule.Next(0); h >= 0 && h < 61*time.Second; h = spec.Schedule.Next(h + 1) {
+		hs = append(hs, h.Seconds())
+	}
+	up := 0
+	for _, iv := range res.Flows[0].Intervals {
+		if iv.CC["warned"] != 1 {
+			continue
+		}
+		up++
+		ok := false
+		for _, h := range hs {
+			if iv.T >= h-0.5-0.1 && iv.T <= h-0.5+2.3+0.1 { // ± one sample
+				ok = true
+			}
+		}
+		if !ok {
+			t.Errorf("warned at %.1fs, not within a handover's window (handovers %v)", iv.T, hs)
+		}
+	}
+	if up == 0 || len(hs) == 0 {
+		t.Errorf("warned in %d samples with %d handovers", up, len(hs))
+	}
+	t.Logf("%d handovers, warned in %d of %d samples", len(hs), up, len(res.Flows[0].Intervals))
+}
