@@ -89,13 +89,12 @@ func ReadLeoEM(file string, r io.Reader) (*PathLog, error) {
 	sc.Buffer(make([]byte, 0, 64<<10), maxPathLine)
 	pl := &PathLog{File: file, Step: LeoEMStep}
 	var (
-		prev, nodes []int64
-		prevFirst   float64 // previous route's first and last hop delays, s
-		prevLast    float64
-		prevDown    = true
-		lastCycle   int64
-		line, read  int
-		lastOWD     float64
+		prev       route   // the last second's route
+		nodes      []int64 // reused for the next line's node list
+		prevDown   = true
+		lastCycle  int64
+		line, read int
+		lastOWD    float64
 	)
 	fail := func(format string, args ...any) error {
 		return &FileError{File: file, Line: line, Msg: fmt.Sprintf(format, args...)}
@@ -130,57 +129,20 @@ func ReadLeoEM(file string, r io.Reader) (*PathLog, error) {
 		if len(f) != 5 {
 			return nil, fail("%d fields separated by $, want 5 (%s)", len(f), pathFormat)
 		}
-		nodes, err = parseList(nodes[:0], f[1], func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) })
-		if err != nil || len(nodes) < 2 {
-			return nil, fail("node list %.40q: want [id, id, ...] with at least the two ends (%v)", f[1], err)
+		cur, msg := parseRoute(f, nodes)
+		if msg != "" {
+			return nil, fail("%s", msg)
 		}
-		count, err := strconv.ParseInt(string(f[2]), 10, 64)
-		if err != nil || count != int64(len(nodes)) {
-			return nil, fail("node count %q: want %d, the length of the node list", f[2], len(nodes))
+		var cut time.Duration
+		if len(pl.OWD) > 0 {
+			cut = interruption(prev, cur, prevDown, pl.Step)
 		}
-		sum, hops := 0.0, 0
-		var first, last float64
-		if _, err := parseList(nil, f[3], func(s string) (struct{}, error) {
-			d, err := strconv.ParseFloat(s, 64)
-			if err == nil && !(d >= 0 && d <= MaxPathOWD) { // NaN too
-				err = fmt.Errorf("%s s out of range [0, %g]", s, MaxPathOWD)
-			}
-			if hops == 0 {
-				first = d
-			}
-			last = d
-			sum += d
-			hops++
-			return struct{}{}, err
-		}); err != nil || hops != len(nodes)-1 {
-			return nil, fail("hop delays %.40q: want %d delays in seconds in [0, %g], one per hop (%v)", f[3], len(nodes)-1, MaxPathOWD, err)
-		}
-		total, err := strconv.ParseFloat(string(bytes.TrimSpace(f[4])), 64)
-		if err != nil || !(total > 0 && total <= MaxPathOWD) {
-			return nil, fail("total one-way delay %q: want seconds in (0, %g]", f[4], MaxPathOWD)
-		}
-		if math.Abs(total-sum) > sumTolerance {
-			return nil, fail("total one-way delay %g s is not the sum of the hop delays, %g s", total, sum)
-		}
-		var cut float64 // s
-		switch {
-		case len(pl.OWD) == 0:
-		case prevDown:
-			cut = 3 * max(first, last)
-		default:
-			if nodes[1] != prev[1] {
-				cut = 3 * (prevFirst + first)
-			}
-			if nodes[len(nodes)-2] != prev[len(prev)-2] {
-				cut = max(cut, 3*(prevLast+last))
-			}
-		}
-		pl.OWD = append(pl.OWD, total)
+		pl.OWD = append(pl.OWD, cur.total)
 		pl.Down = append(pl.Down, false)
-		pl.Handover = append(pl.Handover, len(pl.OWD) > 1 && (prevDown || !slices.Equal(prev, nodes)))
-		pl.Interruption = append(pl.Interruption, min(pl.Step, durationOf(cut)))
-		prev, nodes = nodes, prev
-		prevDown, lastOWD, prevFirst, prevLast = false, total, first, last
+		pl.Handover = append(pl.Handover, len(pl.OWD) > 1 && (prevDown || !slices.Equal(prev.nodes, cur.nodes)))
+		pl.Interruption = append(pl.Interruption, cut)
+		prev, nodes = cur, prev.nodes
+		prevDown, lastOWD = false, cur.total
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -199,6 +161,70 @@ func ReadLeoEM(file string, r io.Reader) (*PathLog, error) {
 		}
 	}
 	return pl, nil
+}
+
+// route is one line's path: its nodes, first and last hop delays and
+// total one-way delay, s.
+type route struct {
+	nodes              []int64
+	first, last, total float64
+}
+
+// parseRoute checks and reads the four fields after the cycle into a
+// route, its node list in buf; a non-empty message says what is wrong.
+func parseRoute(f [][]byte, buf []int64) (route, string) {
+	var r route
+	var err error
+	r.nodes, err = parseList(buf[:0], f[1], func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) })
+	if err != nil || len(r.nodes) < 2 {
+		return r, fmt.Sprintf("node list %.40q: want [id, id, ...] with at least the two ends (%v)", f[1], err)
+	}
+	count, err := strconv.ParseInt(string(bytes.TrimSpace(f[2])), 10, 64)
+	if err != nil || count != int64(len(r.nodes)) {
+		return r, fmt.Sprintf("node count %q: want %d, the length of the node list", f[2], len(r.nodes))
+	}
+	sum, hops := 0.0, 0
+	if _, err := parseList(nil, f[3], func(s string) (struct{}, error) {
+		d, err := strconv.ParseFloat(s, 64)
+		if err == nil && !(d >= 0 && d <= MaxPathOWD) { // NaN too
+			err = fmt.Errorf("%s s out of range [0, %g]", s, MaxPathOWD)
+		}
+		if hops == 0 {
+			r.first = d
+		}
+		r.last = d
+		sum += d
+		hops++
+		return struct{}{}, err
+	}); err != nil || hops != len(r.nodes)-1 {
+		return r, fmt.Sprintf("hop delays %.40q: want %d delays in seconds in [0, %g], one per hop (%v)", f[3], len(r.nodes)-1, MaxPathOWD, err)
+	}
+	r.total, err = strconv.ParseFloat(string(bytes.TrimSpace(f[4])), 64)
+	if err != nil || !(r.total > 0 && r.total <= MaxPathOWD) {
+		return r, fmt.Sprintf("total one-way delay %q: want seconds in (0, %g]", f[4], MaxPathOWD)
+	}
+	if math.Abs(r.total-sum) > sumTolerance {
+		return r, fmt.Sprintf("total one-way delay %g s is not the sum of the hop delays, %g s", r.total, sum)
+	}
+	return r, ""
+}
+
+// interruption is LeoEM's handover interruption at the start of cur's
+// second (PathLog.Interruption), at most step.
+func interruption(prev, cur route, prevDown bool, step time.Duration) time.Duration {
+	var cut float64 // s
+	switch {
+	case prevDown:
+		cut = 3 * max(cur.first, cur.last)
+	default:
+		if cur.nodes[1] != prev.nodes[1] {
+			cut = 3 * (prev.first + cur.first)
+		}
+		if cur.nodes[len(cur.nodes)-2] != prev.nodes[len(prev.nodes)-2] {
+			cut = max(cut, 3*(prev.last+cur.last))
+		}
+	}
+	return min(step, durationOf(cut))
 }
 
 // parseList parses "[a, b, c]" with conv, appending to dst.
