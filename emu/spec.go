@@ -67,6 +67,9 @@ func FromSpec(spec netsim.Spec, opt SpecOptions) (RunConfig, error) {
 	} else {
 		rc.Uplink, rc.Downlink = spec.Reverse.Build, spec.Forward.Build
 	}
+	if opt.Starlink == nil {
+		timedLinks(&rc, spec)
+	}
 	if p := opt.Starlink; p != nil {
 		rc.Epoch = time.Now()
 		rc.Uplink, rc.Downlink = StarlinkPath(p, rc.Epoch, spec.Seed)

@@ -44,6 +44,9 @@ type Spec struct {
 type LinkSpec struct {
 	Name  string
 	Build func(drop link.DropFunc) (link.Stage, error)
+	// Timed says the link changes with run time (a schedule, a replayed
+	// path): a live engine must give its stages the flows' time axis.
+	Timed bool
 }
 
 // FlowKind tells a transport flow from a probe.

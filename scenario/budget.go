@@ -75,10 +75,10 @@ func (s *Scenario) Budget() Budget {
 }
 
 // bottleneckBps is the most the data direction serves: the fixed rate, or
-// the Starlink direction's full allocation.
+// the highest its schedule sets, or the Starlink direction's full allocation.
 func (s *Scenario) bottleneckBps() float64 {
 	if s.starlink == nil {
-		return s.Path.RateBps
+		return s.Path.maxRate()
 	}
 	if s.Path.Direction == "uplink" {
 		return s.starlink.Uplink.MaxRate()

@@ -25,7 +25,11 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 	}
 	switch s.Path.Profile {
 	case "fixed":
-		s.fixedPath(&spec)
+		if s.Path.timeVarying() {
+			s.timeVaryingPath(&spec)
+		} else {
+			s.fixedPath(&spec)
+		}
 		if !s.EpochUTC.IsZero() {
 			spec.EpochUTC = s.EpochUTC.Format(time.RFC3339Nano)
 		}

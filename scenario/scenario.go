@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/link/qdisc"
+	"github.com/leolab/leolab/link/schedule"
 	"github.com/leolab/leolab/profile"
 )
 
@@ -34,6 +35,9 @@ type Scenario struct {
 
 	lines    map[string]int           // field path → line in File, for errors
 	starlink *profile.StarlinkProfile // resolved by Validate for profile starlink
+	// read by Validate from path.delay_file
+	pathLog     *schedule.PathLog
+	handoverErr *schedule.ECDF
 }
 
 // Path is the network path. Profile "fixed" uses Rate/RTT/Queue/Loss;
@@ -52,6 +56,10 @@ type Path struct {
 	// Reverse is the ACK path of a fixed link; zero values mean the
 	// forward rate and an unbounded queue without loss.
 	Reverse Reverse
+	// Schedule changes a fixed link's rate, rtt and loss during the run;
+	// DelayFile replays a path file's one-way delays (timevarying.go).
+	Schedule  []Change
+	DelayFile *DelayFile
 }
 
 // Queue configures a fixed link's bottleneck queue (see link/qdisc).

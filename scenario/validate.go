@@ -85,7 +85,13 @@ func (s *Scenario) validatePath(fail failFunc) error {
 		if revRate == 0 {
 			revRate = p.RateBps
 		}
-		return validateQueue("path.reverse.queue", p.Reverse.Queue, revRate, fail)
+		if err := validateQueue("path.reverse.queue", p.Reverse.Queue, revRate, fail); err != nil {
+			return err
+		}
+		return s.validateTimeVarying(fail)
+	}
+	if p.timeVarying() {
+		return fail("path", "schedule and delay_file apply to profile fixed")
 	}
 	if p.Direction == "" {
 		p.Direction = "downlink"

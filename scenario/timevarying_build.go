@@ -1,0 +1,107 @@
+package scenario
+
+import (
+	"math/rand/v2"
+	"time"
+
+	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/link/qdisc"
+	"github.com/leolab/leolab/link/schedule"
+	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/sim"
+)
+
+// profiles are a time-varying fixed path's quantities: rate (bits/s),
+// half the rtt (s, each direction's share, as fixedPath splits it), loss,
+// and the delay file's one-way delay (s) with its outages.
+type profiles struct {
+	rate, half, loss schedule.Profile
+	path             schedule.Profile
+	outages          schedule.Outages
+}
+
+func (s *Scenario) profiles() profiles {
+	p := s.Path
+	var rate, half, loss []schedule.Change
+	for _, c := range p.Schedule {
+		if c.HasRate {
+			rate = append(rate, schedule.Change{At: c.At, Ramp: c.Ramp, Value: c.RateBps})
+		}
+		if c.HasRTT {
+			half = append(half, schedule.Change{At: c.At, Ramp: c.Ramp, Value: c.RTT.Seconds() / 2})
+		}
+		if c.HasLoss {
+			loss = append(loss, schedule.Change{At: c.At, Ramp: c.Ramp, Value: c.Loss})
+		}
+	}
+	var out profiles
+	out.rate = mustProfile(p.RateBps, rate)
+	out.half = mustProfile(p.RTT.Seconds()/2, half)
+	out.loss = mustProfile(p.Loss, loss)
+	if s.pathLog != nil {
+		out.path, out.outages = s.pathLog.Delay(p.DelayFile.Offset, p.DelayFile.HandoverOutage)
+	}
+	return out
+}
+
+// mustProfile builds a profile from changes Validate has checked.
+func mustProfile(initial float64, ch []schedule.Change) schedule.Profile {
+	pr, err := schedule.NewProfile(initial, ch)
+	if err != nil {
+		panic("leolab BUG: validated schedule refused: " + err.Error())
+	}
+	return pr
+}
+
+// timeVaryingPath is fixedPath with schedules: forward = loss p(t) →
+// queue → server at rate(t) → delay rtt(t)/2 + file(t); reverse = its own
+// loss → queue → server (at rate(t) unless reverse.rate is set) → the
+// same delay. The delay file's outages take both directions down.
+func (s *Scenario) timeVaryingPath(spec *netsim.Spec) {
+	p := s.Path
+	pr := s.profiles()
+	spec.BaseRTT = 2 * time.Duration((pr.half.Value(0)+pr.path.Value(0))*float64(time.Second))
+	if s.pathLog != nil && p.DelayFile.Handovers {
+		h := schedule.NewHandovers(s.pathLog.Handovers(p.DelayFile.Offset))
+		if s.handoverErr != nil {
+			h = h.Predicted(s.handoverErr, sim.Stream(s.Seed, "link/handover-error"))
+		}
+		spec.Schedule = h
+	}
+	revRate := schedule.Constant(p.Reverse.RateBps)
+	if p.Reverse.RateBps == 0 {
+		revRate = pr.rate
+	}
+	spec.Forward = netsim.LinkSpec{Name: "forward", Timed: true, Build: func(drop link.DropFunc) (link.Stage, error) {
+		return timedChain(pr.rate, p.Queue, pr.loss, pr, sim.Stream(s.Seed, "link/forward/loss"), sim.Stream(s.Seed, "link/forward/qdisc"), drop)
+	}}
+	spec.Reverse = netsim.LinkSpec{Name: "reverse", Timed: true, Build: func(drop link.DropFunc) (link.Stage, error) {
+		return timedChain(revRate, p.Reverse.Queue, schedule.Constant(p.Reverse.Loss), pr, sim.Stream(s.Seed, "link/reverse/loss"), sim.Stream(s.Seed, "link/reverse/qdisc"), drop)
+	}}
+}
+
+// timedChain builds one direction; the profiles are copied into each stage
+// (each keeps its own cursor).
+func timedChain(rate schedule.Profile, q Queue, loss schedule.Profile, pr profiles, rng, qrng *rand.Rand, drop link.DropFunc) (link.Stage, error) {
+	var stages []link.Stage
+	if loss.Max() > 0 {
+		l, err := schedule.NewLoss(loss, rng, drop)
+		if err != nil {
+			return nil, err
+		}
+		stages = append(stages, l)
+	}
+	queue, err := qdisc.New(q.config(rate.Value(0)), qrng, drop)
+	if err != nil {
+		return nil, err
+	}
+	b, err := schedule.NewServer(rate, queue)
+	if err != nil {
+		return nil, err
+	}
+	d, err := schedule.NewDelay(pr.half, pr.path, pr.outages, drop)
+	if err != nil {
+		return nil, err
+	}
+	return link.NewChain(append(stages, b, d)...), nil
+}
