@@ -55,9 +55,17 @@ func readLeoEM(t *testing.T, file string) []leoemLine {
 
 // scenarioIn writes text as a scenario file in the test's directory tree
 // (so that its delay_file resolves against it) and loads it.
+// scenarioIn loads text as a scenario file whose relative leoem/ paths
+// point into dir. The file itself goes to a temporary directory, so the
+// tests never write into the source tree.
 func scenarioIn(t *testing.T, dir, text string) *scenario.Scenario {
 	t.Helper()
-	file := filepath.Join(dir, "test.yaml")
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text = strings.ReplaceAll(text, "leoem/", filepath.Join(abs, "leoem")+"/")
+	file := filepath.Join(t.TempDir(), "test.yaml")
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
