@@ -52,6 +52,9 @@ type Path struct {
 	// Reverse is the ACK path of a fixed link; zero values mean the
 	// forward rate and an unbounded queue without loss.
 	Reverse Reverse
+
+	// Trace configures profile trace (scenario/trace.go).
+	Trace TracePath
 }
 
 // Queue configures a fixed link's bottleneck queue (see link/qdisc).
