@@ -1,0 +1,157 @@
+package export
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/internal/simtest"
+	"github.com/leolab/leolab/link/starlink"
+	"github.com/leolab/leolab/profile"
+	"github.com/leolab/leolab/result"
+	"github.com/leolab/leolab/trace"
+)
+
+// deliveries returns the sorted receive times, less prop, of a flow's
+// delivered records.
+func deliveries(pk []result.ProbePacket, prop time.Duration) []time.Duration {
+	var out []time.Duration
+	for _, p := range pk {
+		if p.OWDMs > 0 {
+			out = append(out, seconds(p.SentS)+millis(p.OWDMs)-prop)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestMahimahiRoundTrip is issue 22's acceptance 2 for the round trip:
+// model → Mahimahi trace → trace-driven link. The Sydney downlink is
+// recorded for 20 s (FromModel), the trace is written and read back, and a
+// scenario of profile trace replays it saturated by the same CBR flow. The
+// model's delivery schedule is its saturated deliveries less the fixed
+// propagation; the tolerance is Mahimahi's unit: the replay must deliver
+// the same number of packets and each exactly at the model's time rounded
+// up to the millisecond (within [0, 1 ms) after it), so every millisecond
+// carries the same packets and bytes.
+func TestMahimahiRoundTrip(t *testing.T) {
+	m := Model{City: "sydney", Direction: "downlink", Duration: 20 * time.Second, Seed: 1}
+	tr, err := FromModel(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "downlink.txt")
+	f, err := os.Create(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := trace.WriteMahimahi(f, tr.Downlink); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+
+	sp, err := profile.Starlink("sydney", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rate := 1.2 * sp.Downlink.MaxRate()
+	flow := fmt.Sprintf("{cca: cbr, rate: %.0fbps, packet_size: 1504, record: true}", rate)
+	model, err := m.run("downlink", flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := simtest.Run(t, fmt.Sprintf(`version: 1
+duration: 20s
+path: {profile: trace, direction: downlink, trace: {format: mahimahi, uplink: %[1]s, downlink: %[1]s}}
+flows: [%s]
+`, file, flow))
+	want := deliveries(model.Flows[0].Packets, tr.DownlinkPropagation)
+	got := deliveries(replay.Flows[0].Packets, 0)
+	// Compare one period of the trace (its last opportunity, just under
+	// 20 s): after it the replay starts the trace again, as Mahimahi does.
+	period := time.Duration(tr.Downlink[len(tr.Downlink)-1]) * time.Millisecond
+	got = slices.DeleteFunc(got, func(d time.Duration) bool { return d > period })
+	if len(got) != len(want) {
+		t.Fatalf("replay delivered %d packets, the model %d (within the period %v)", len(got), len(want), period)
+	}
+	worst := time.Duration(0)
+	for i := range want {
+		up := (want[i] + time.Millisecond - 1) / time.Millisecond * time.Millisecond
+		if got[i] != up {
+			t.Fatalf("delivery %d: replay %v, model %v (rounded up: %v)", i, got[i], want[i], up)
+		}
+		worst = max(worst, got[i]-want[i])
+	}
+	mbps := float64(len(got)) * 1504 * 8 / 20 / 1e6
+	t.Logf("%d deliveries (%.1f Mbit/s) replayed at the model's times rounded up to the ms; largest shift %v", len(got), mbps, worst)
+	if worst >= time.Millisecond {
+		t.Errorf("a delivery shifted by %v, want < 1 ms", worst)
+	}
+}
+
+// TestModelDelayTrace: the exported delay trace of the Sydney downlink is
+// the path's propagation (13 ms access + the terrestrial leg) plus at most
+// a TDMA frame and the slot's OWD drift away from the reconfigurations,
+// and each reconfiguration (every 15 s) shows as the probes sent into its
+// 45 ms outage waiting for it to end. Each interval keeps its smallest
+// delay, its last probe's, so the interval after the one holding the
+// boundary (it starts under 10 ms after it, its last probe under 20 ms)
+// reaches at least propagation + 45 ms − 20 ms, and the spike falls by
+// 10 ms per interval, as in the real LeoReplayer example (35, 30, 18 ms at
+// 8.75 s).
+func TestModelDelayTrace(t *testing.T) {
+	m := Model{City: "sydney", Direction: "downlink", Duration: 40 * time.Second, Seed: 3}
+	tr, err := FromModel(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, _ := profile.Starlink("sydney", nil)
+	prop := tr.DownlinkPropagation
+	if prop != sp.Downlink.BaseOWD+sp.Terrestrial.OneWay {
+		t.Fatalf("propagation %v", prop)
+	}
+	if len(tr.Delay) != 4000 {
+		t.Fatalf("%d intervals, want 4000", len(tr.Delay))
+	}
+	epoch, err := time.Parse(time.RFC3339Nano, tr.EpochUTC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sched := starlink.NewSchedule(sp, starlink.MinuteOffset(epoch))
+	outage := sp.Downlink.Outage.Duration
+	quiet := prop + sp.TDMA.Frame + sp.Downlink.Drift.OWDMax
+	boundaries := 0
+	for b := sched.Next(0); b < m.Duration-time.Second; b = sched.Next(b + time.Millisecond) {
+		boundaries++
+		k := int(b / trace.DelayInterval)
+		peak := slices.Max(tr.Delay[k : k+3])
+		if lo := prop + outage - 2*trace.DelayInterval; peak < lo || peak > prop+outage+sp.TDMA.Frame+sp.Downlink.Drift.OWDMax {
+			t.Errorf("boundary at %v: largest delay %v, want in [%v, outage + propagation + frame + drift]", b, peak, lo)
+		}
+	}
+	if boundaries < 2 {
+		t.Fatalf("%d reconfigurations in 40 s", boundaries)
+	}
+	lo, over := time.Duration(math.MaxInt64), 0
+	for k, d := range tr.Delay {
+		lo = min(lo, d)
+		near := false
+		for b := sched.Next(0); b < m.Duration; b = sched.Next(b + time.Millisecond) {
+			if at := time.Duration(k) * trace.DelayInterval; at > b-2*outage && at < b+2*outage {
+				near = true
+			}
+		}
+		if !near && d > quiet {
+			over++
+		}
+	}
+	t.Logf("delay trace: min %v, propagation %v, %d reconfigurations, %d quiet intervals above %v", lo, prop, boundaries, over, quiet)
+	if lo < prop-sp.Downlink.Drift.OWDMax || over > 0 {
+		t.Errorf("quiet delays outside [%v, %v]: min %v, %d above", prop-sp.Downlink.Drift.OWDMax, quiet, lo, over)
+	}
+}
