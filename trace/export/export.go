@@ -210,4 +210,3 @@ func RecordedDelays(res *result.Result, id int, interval time.Duration) ([]time.
 
 func seconds(s float64) time.Duration { return time.Duration(s*float64(time.Second) + 0.5) }
 func millis(ms float64) time.Duration { return time.Duration(ms*float64(time.Millisecond) + 0.5) }
-
