@@ -231,4 +231,3 @@ func exportRun(cmd *cobra.Command, f traceExportFlags) error {
 	fmt.Fprintf(cmd.ErrOrStderr(), "%s: %d intervals of %v, one-way delay %v–%v\n", f.out, len(d), f.interval, slices.Min(d), slices.Max(d))
 	return nil
 }
-
