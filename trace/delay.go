@@ -42,7 +42,7 @@ func ReadDelayFile(file string, interval time.Duration) (*Delays, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadDelay(file, f, interval)
+	return ReadDelay(file, io.LimitReader(f, MaxDelayBytes), interval) // a file growing while read
 }
 
 // ReadDelay reads one delay in milliseconds per line (LeoReplayer writes

@@ -51,6 +51,10 @@ func openLimited(file string, limit int64, what string) (*os.File, error) {
 		f.Close()
 		return nil, &Error{File: file, Msg: "is a directory, not a " + what}
 	}
+	if !st.Mode().IsRegular() { // a FIFO would block, a device never end
+		f.Close()
+		return nil, &Error{File: file, Msg: "not a regular file (a " + what + " is a text file)"}
+	}
 	if st.Size() > limit {
 		f.Close()
 		return nil, &Error{File: file, Msg: fmt.Sprintf("%d bytes: larger than the %d MiB a %s may have", st.Size(), limit>>20, what)}

@@ -53,7 +53,7 @@ func ReadMahimahiFile(file string) (*Opportunities, error) {
 		return nil, err
 	}
 	defer f.Close()
-	return ReadMahimahi(file, f)
+	return ReadMahimahi(file, io.LimitReader(f, MaxMahimahiBytes)) // a file growing while read
 }
 
 // ReadMahimahi reads a delivery-opportunity trace with Mahimahi's rules:

@@ -86,6 +86,9 @@ func TestReadFileLimits(t *testing.T) {
 	if _, err := ReadMahimahiFile(dir); err == nil || !strings.Contains(err.Error(), "is a directory") {
 		t.Errorf("directory: %v", err)
 	}
+	if _, err := ReadMahimahiFile("/dev/zero"); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		t.Errorf("/dev/zero: %v", err)
+	}
 	big := filepath.Join(dir, "big")
 	f, _ := os.Create(big)
 	f.Truncate(MaxDelayBytes + 1)

@@ -30,67 +30,74 @@ func deliveries(pk []result.ProbePacket, prop time.Duration) []time.Duration {
 }
 
 // TestMahimahiRoundTrip is issue 22's acceptance 2 for the round trip:
-// model → Mahimahi trace → trace-driven link. The Sydney downlink is
-// recorded for 20 s (FromModel), the trace is written and read back, and a
-// scenario of profile trace replays it saturated by the same CBR flow. The
-// model's delivery schedule is its saturated deliveries less the fixed
-// propagation; the tolerance is Mahimahi's unit: the replay must deliver
-// the same number of packets and each exactly at the model's time rounded
-// up to the millisecond (within [0, 1 ms) after it), so every millisecond
-// carries the same packets and bytes.
+// model → Mahimahi trace → trace-driven link, in both directions of the
+// Sydney path. The model is recorded for 20 s (FromModel), the trace is
+// written and read back by a scenario of profile trace that replays it
+// saturated by the same CBR flow. The model's delivery schedule is its
+// saturated deliveries less the fixed propagation; the tolerance is
+// Mahimahi's unit: the replay must deliver the same number of packets,
+// each exactly at the model's time rounded up to the millisecond (within
+// [0, 1 ms) after it), so every millisecond carries the same packets and
+// bytes.
 func TestMahimahiRoundTrip(t *testing.T) {
-	m := Model{City: "sydney", Direction: "downlink", Duration: 20 * time.Second, Seed: 1}
+	m := Model{City: "sydney", Duration: 20 * time.Second, Seed: 1}
 	tr, err := FromModel(m)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	file := filepath.Join(dir, "downlink.txt")
-	f, err := os.Create(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := trace.WriteMahimahi(f, tr.Downlink); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-
 	sp, err := profile.Starlink("sydney", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	rate := 1.2 * sp.Downlink.MaxRate()
-	flow := fmt.Sprintf("{cca: cbr, rate: %.0fbps, packet_size: 1504, record: true}", rate)
-	model, err := m.run("downlink", flow)
-	if err != nil {
-		t.Fatal(err)
-	}
-	replay := simtest.Run(t, fmt.Sprintf(`version: 1
+	for _, dir := range []string{"downlink", "uplink"} {
+		t.Run(dir, func(t *testing.T) {
+			ops, prop, maxRate := tr.Downlink, tr.DownlinkPropagation, sp.Downlink.MaxRate()
+			if dir == "uplink" {
+				ops, prop, maxRate = tr.Uplink, tr.UplinkPropagation, sp.Uplink.MaxRate()
+			}
+			file := filepath.Join(t.TempDir(), dir+".txt")
+			f, err := os.Create(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := trace.WriteMahimahi(f, ops); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			flow := fmt.Sprintf("{cca: cbr, rate: %.0fbps, packet_size: 1504, record: true}", saturation*maxRate)
+			model, err := m.run(dir, flow)
+			if err != nil {
+				t.Fatal(err)
+			}
+			replay := simtest.Run(t, fmt.Sprintf(`version: 1
 duration: 20s
-path: {profile: trace, direction: downlink, trace: {format: mahimahi, uplink: %[1]s, downlink: %[1]s}}
+path: {profile: trace, direction: %s, trace: {format: mahimahi, uplink: %[2]s, downlink: %[2]s}}
 flows: [%s]
-`, file, flow))
-	want := deliveries(model.Flows[0].Packets, tr.DownlinkPropagation)
-	got := deliveries(replay.Flows[0].Packets, 0)
-	// Compare one period of the trace (its last opportunity, just under
-	// 20 s): after it the replay starts the trace again, as Mahimahi does.
-	period := time.Duration(tr.Downlink[len(tr.Downlink)-1]) * time.Millisecond
-	got = slices.DeleteFunc(got, func(d time.Duration) bool { return d > period })
-	if len(got) != len(want) {
-		t.Fatalf("replay delivered %d packets, the model %d (within the period %v)", len(got), len(want), period)
-	}
-	worst := time.Duration(0)
-	for i := range want {
-		up := (want[i] + time.Millisecond - 1) / time.Millisecond * time.Millisecond
-		if got[i] != up {
-			t.Fatalf("delivery %d: replay %v, model %v (rounded up: %v)", i, got[i], want[i], up)
-		}
-		worst = max(worst, got[i]-want[i])
-	}
-	mbps := float64(len(got)) * 1504 * 8 / 20 / 1e6
-	t.Logf("%d deliveries (%.1f Mbit/s) replayed at the model's times rounded up to the ms; largest shift %v", len(got), mbps, worst)
-	if worst >= time.Millisecond {
-		t.Errorf("a delivery shifted by %v, want < 1 ms", worst)
+`, dir, file, flow))
+			want := deliveries(model.Flows[0].Packets, prop)
+			got := deliveries(replay.Flows[0].Packets, 0)
+			// Compare one period of the trace (its last opportunity, just
+			// under 20 s): after it the replay starts the trace again, as
+			// Mahimahi does.
+			period := time.Duration(ops[len(ops)-1]) * time.Millisecond
+			got = slices.DeleteFunc(got, func(d time.Duration) bool { return d > period })
+			if len(got) != len(want) {
+				t.Fatalf("replay delivered %d packets, the model %d (within the period %v)", len(got), len(want), period)
+			}
+			worst := time.Duration(0)
+			for i := range want {
+				up := (want[i] + time.Millisecond - 1) / time.Millisecond * time.Millisecond
+				if got[i] != up {
+					t.Fatalf("delivery %d: replay %v, model %v (rounded up: %v)", i, got[i], want[i], up)
+				}
+				worst = max(worst, got[i]-want[i])
+			}
+			mbps := float64(len(got)) * 1504 * 8 / period.Seconds() / 1e6
+			t.Logf("%d deliveries (%.1f Mbit/s) replayed at the model's times rounded up to the ms; largest shift %v", len(got), mbps, worst)
+			if worst >= time.Millisecond {
+				t.Errorf("a delivery shifted by %v, want < 1 ms", worst)
+			}
+		})
 	}
 }
 
