@@ -1,6 +1,7 @@
 package export
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/leolab/leolab/internal/simtest"
 	"github.com/leolab/leolab/link/starlink"
+	"github.com/leolab/leolab/probe"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/trace"
@@ -160,5 +162,39 @@ func TestModelDelayTrace(t *testing.T) {
 	t.Logf("delay trace: min %v, propagation %v, %d reconfigurations, %d quiet intervals above %v", lo, prop, boundaries, over, quiet)
 	if lo < prop-sp.Downlink.Drift.OWDMax || over > 0 {
 		t.Errorf("quiet delays outside [%v, %v]: min %v, %d above", prop-sp.Downlink.Drift.OWDMax, quiet, lo, over)
+	}
+}
+
+// TestDelayTraceProbed: the prober, reading the exported delay trace as it
+// reads LeoReplayer's (a delay series, 10 ms steps), finds the model's
+// reconfiguration schedule: a 15 s period whose phase is the model's first
+// boundary within one 10 ms step.
+func TestDelayTraceProbed(t *testing.T) {
+	m := Model{City: "sydney", Duration: 60 * time.Second, Seed: 2}
+	tr, err := FromModel(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := trace.WriteDelay(&buf, tr.Delay); err != nil {
+		t.Fatal(err)
+	}
+	ser, err := probe.ReadDelaySeries("delay.txt", &buf, trace.DelayInterval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := probe.Infer(ser, probe.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, _ := profile.Starlink("sydney", nil)
+	epoch, _ := time.Parse(time.RFC3339Nano, tr.EpochUTC)
+	first := starlink.NewSchedule(sp, starlink.MinuteOffset(epoch)).Next(0)
+	if rep.Schedule == nil {
+		t.Fatalf("no schedule found in %d outages", len(rep.Outages))
+	}
+	t.Logf("prober: period %v, phase %v, %d outages on the grid; model: first boundary %v", rep.Schedule.Period, rep.Schedule.Phase, rep.Schedule.OnGrid, first)
+	if rep.Schedule.Period != 15*time.Second || (rep.Schedule.Phase-first).Abs() > trace.DelayInterval || rep.Schedule.OnGrid < 3 {
+		t.Errorf("prober's schedule %+v, want period 15s, phase %v ± 10ms, >= 3 outages", *rep.Schedule, first)
 	}
 }
