@@ -13,6 +13,9 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/internal/simtest"
+	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/packet"
 	"github.com/leolab/leolab/scenario"
 	"github.com/leolab/leolab/trace"
 )
@@ -300,4 +303,31 @@ flows: [{cca: cbr, rate: 100kbps, packet_size: 100, start: 250us, record: true}]
 			t.Fatalf("probe %d: %v ms, want 20.75", p.Seq, p.OWDMs)
 		}
 	}
+}
+
+// FuzzParseTrace: scenario text with path.trace never panics, and what it
+// accepts has the trace files read (here: ones beside the scenario).
+func FuzzParseTrace(f *testing.F) {
+	dir := f.TempDir()
+	os.WriteFile(filepath.Join(dir, "bw.txt"), []byte("1\n1\n3\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "d.txt"), []byte("10\n12\n"), 0o644)
+	head := "version: 1\nduration: 2s\nflows: [{cca: cbr, rate: 1Mbps, packet_size: 100}]\npath: "
+	f.Add([]byte(head + "{profile: trace, trace: {format: leoreplayer, uplink: bw.txt, downlink: bw.txt, delay: d.txt}}\n"))
+	f.Add([]byte(head + "{profile: trace, direction: uplink, trace: {format: mahimahi, uplink: bw.txt, downlink: bw.txt, owd: 5ms, loss: {uplink: 0.1}, queue: {discipline: codel}}}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := scenario.Parse(filepath.Join(dir, "s.yaml"), data)
+		if err != nil || s.Path.Profile != scenario.ProfileTrace {
+			return
+		}
+		spec, err := s.Spec()
+		if err != nil {
+			t.Fatalf("accepted, but no spec: %v", err)
+		}
+		drop := func(time.Duration, *packet.Packet, link.DropCause) {}
+		for _, l := range []netsim.LinkSpec{spec.Forward, spec.Reverse} {
+			if _, err := l.Build(drop); err != nil {
+				t.Fatalf("accepted, but link %s does not build: %v", l.Name, err)
+			}
+		}
+	})
 }
