@@ -77,6 +77,9 @@ func (s *Scenario) Budget() Budget {
 // bottleneckBps is the most the data direction serves: the fixed rate, or
 // the highest its schedule sets, or the Starlink direction's full allocation.
 func (s *Scenario) bottleneckBps() float64 {
+	if r, ok := s.traceRateBps(); ok {
+		return r
+	}
 	if s.starlink == nil {
 		return s.Path.maxRate()
 	}

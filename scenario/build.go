@@ -35,6 +35,8 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 		}
 	case profile.NameStarlink, profile.NameStarlinkSeed001:
 		s.starlinkPath(&spec)
+	case ProfileTrace:
+		s.tracePathSpec(&spec)
 	default:
 		return spec, fmt.Errorf("path.profile %q: no simulator path builder", s.Path.Profile)
 	}

@@ -60,6 +60,9 @@ type Path struct {
 	// DelayFile replays a path file's one-way delays (timevarying.go).
 	Schedule  []Change
 	DelayFile *DelayFile
+
+	// Trace configures profile trace (scenario/trace.go).
+	Trace TracePath
 }
 
 // Queue configures a fixed link's bottleneck queue (see link/qdisc).

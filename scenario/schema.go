@@ -65,7 +65,7 @@ func (d *decoder) scenario(root *yaml.Node) *Scenario {
 
 func (d *decoder) path(n *yaml.Node) Path {
 	p := Path{}
-	d.fields(n, "path", []string{"profile", "city", "direction", "overrides", "rate", "rtt", "queue", "loss", "reverse", "schedule", "delay_file"}, func(k string, v *yaml.Node) {
+	d.fields(n, "path", []string{"profile", "city", "direction", "overrides", "rate", "rtt", "queue", "loss", "reverse", "schedule", "delay_file", "trace"}, func(k string, v *yaml.Node) {
 		f := "path." + k
 		switch k {
 		case "profile":
@@ -95,6 +95,8 @@ func (d *decoder) path(n *yaml.Node) Path {
 			p.Schedule = d.schedule(v, f)
 		case "delay_file":
 			p.DelayFile = d.delayFile(v, f)
+		case "trace":
+			p.Trace = d.tracePath(v, f)
 		case "reverse":
 			d.fields(v, f, []string{"rate", "queue", "loss"}, func(k string, v *yaml.Node) {
 				switch k {

@@ -14,7 +14,7 @@ import (
 )
 
 // Profiles lists the built-in path profiles.
-var Profiles = profile.Names()
+var Profiles = append(profile.Names(), ProfileTrace)
 
 // CBR is the flow type of constant-bit-rate probes.
 const CBR = "cbr"
@@ -56,6 +56,9 @@ func (s *Scenario) validatePath(fail failFunc) error {
 	p := &s.Path
 	if !slices.Contains(Profiles, p.Profile) {
 		return fail("path.profile", "%q is not a profile (allowed: %s)", p.Profile, strings.Join(Profiles, ", "))
+	}
+	if done, err := s.validateTracePath(fail); done {
+		return err
 	}
 	if p.Profile == "fixed" {
 		if p.City != "" || p.Direction != "" || len(p.Overrides) > 0 {

@@ -25,6 +25,7 @@ satellite paths. Start with:
 	root.AddCommand(newReproduceCmd(), newCalibrateCmd(), newSimCmd(), newEmuCmd(), newShellCmd(), newAnalyzeCmd(),
 		newCampaignCmd(), newWorkerCmd(), newProbeCmd(), newNetCmd(), newLearnCmd(), newCCACmd(), newProfileCmd(), newVersionCmd())
 	root.AddCommand(newOrbitCmd())
+	root.AddCommand(newTraceCmd())
 	// cobra adds its completion command at Execute; adding it now lets it
 	// carry an example like every other command.
 	root.InitDefaultCompletionCmd()

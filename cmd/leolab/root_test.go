@@ -35,9 +35,9 @@ func TestEveryCommandHasExample(t *testing.T) {
 	for _, c := range root.Commands() {
 		walk(c)
 	}
-	// 15 top-level commands, completion, and the subcommands of campaign
-	// (3), cca (1), profile (2), net (2), learn (2) and orbit (1).
-	if n != 27 {
-		t.Errorf("walked %d commands, want 27", n)
+	// 16 top-level commands, completion, and the subcommands of campaign
+	// (3), cca (1), profile (2), net (2), learn (2), orbit (1) and trace (1).
+	if n != 29 {
+		t.Errorf("walked %d commands, want 29", n)
 	}
 }
