@@ -31,6 +31,7 @@ type builder struct {
 	tcp  layers.TCP
 	udp  layers.UDP
 	zero []byte // payload stand-in (checksums of a zero payload)
+	pay  gopacket.Payload
 
 	tcpOpts [6]layers.TCPOption
 	ts      [8]byte
@@ -64,7 +65,8 @@ func (b *builder) serialise(e ends, tos uint8, proto layers.IPProtocol, l4 gopac
 	b.ip.Id = b.ipID
 	b.ipID++
 	n = min(max(n, 0), len(b.zero))
-	if err := gopacket.SerializeLayers(b.buf, b.opts, &b.ip, l4, gopacket.Payload(b.zero[:n])); err != nil {
+	b.pay = b.zero[:n]
+	if err := gopacket.SerializeLayers(b.buf, b.opts, &b.ip, l4, &b.pay); err != nil {
 		return nil, 0, err
 	}
 	all := b.buf.Bytes()
