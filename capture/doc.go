@@ -16,11 +16,14 @@
 // headers only (the captured length) with the packet's real length on the
 // wire (the original length), as a capture with a small snap length does.
 // Checksums are those of a zero payload. Timestamps are the scenario's
-// epoch_utc (the Unix epoch without one) plus the virtual time; in the
-// emulator they are wall-clock times of the pump's reads and writes.
+// epoch_utc (the Unix epoch without one) plus the virtual time. In the
+// emulator (Live) the files hold the first SnapLen bytes of the real IP
+// packets at the two TUNs, stamped with the wall-clock times of the pump's
+// reads and writes; the pump hands them over through a fixed ring and
+// never waits for the writer.
 //
 // What the simulator's headers hold: the sequence number is the byte
-// offset + 1 (ISN 0, after a SYN), the ACK number likewise, the window the
+// offset + 1 (as after a SYN with ISN 0), the ACK number likewise, the window the
 // receiver's advertised window at window scale 9 (RFC 7323 §2.3: the
 // smallest scale that holds the transport's 16 MiB receive window), SACK
 // blocks (RFC 2018), ECN bits (RFC 3168), and a timestamps option (RFC 7323
