@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -65,4 +66,16 @@ func FuzzCSVReader(f *testing.F) {
 	f.Add([]byte("# source=\nstart,end\n"))
 	f.Add([]byte("scenario\n\"unterminated\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { analyzeBytes(t, "d.csv", data) })
+}
+
+// FuzzIRTTInput: irtt captures (plain and gzipped), as analyze reads them.
+func FuzzIRTTInput(f *testing.F) {
+	for _, name := range []string{"../irtt/testdata/loopback.json", "../irtt/testdata/loopback.json.gz"} {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { analyzeBytes(t, "in.json", data) })
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/iperf"
+	"github.com/leolab/leolab/irtt"
 	"github.com/leolab/leolab/result"
 )
 
@@ -92,10 +93,11 @@ func expand(path string) ([]string, error) {
 	return files, nil
 }
 
-// isInputName: the extensions looked for inside directories.
+// isInputName: the extensions looked for inside directories (.json.gz:
+// irtt's gzipped output).
 func isInputName(p string) bool {
 	ext := strings.ToLower(filepath.Ext(p))
-	return ext == ".json" || ext == ".csv"
+	return ext == ".json" || ext == ".csv" || strings.HasSuffix(strings.ToLower(p), ".json.gz")
 }
 
 // readFile reads one input file by its content: a CSV trace starts with its
@@ -127,6 +129,8 @@ func (in *Input) readData(path string, data []byte) error {
 			return err
 		}
 		in.addSummary(path, rows)
+	case irtt.IsCapture(data):
+		return in.addIRTT(path, data)
 	case isResult(data):
 		return in.addResult(path, data)
 	default:

@@ -65,6 +65,8 @@ type Config struct {
 	// Notice, if set, is told in a sentence what Start did beyond the
 	// run: the leftovers of killed runs it removed (leftovers.go).
 	Notice func(string)
+	// Tap, if set, sees every packet at the two TUNs (tap.go).
+	Tap Tap
 }
 
 // Emulator is a running emulated path between two namespaces.
@@ -173,8 +175,8 @@ func newPump(cfg Config, cfd, sfd int) (*pump, error) {
 	if pu.interval <= 0 {
 		pu.interval = DefaultInterval
 	}
-	pu.ways[0] = way{name: "uplink", in: cfd, out: sfd}
-	pu.ways[1] = way{name: "downlink", in: sfd, out: cfd}
+	pu.ways[0] = way{name: "uplink", in: cfd, out: sfd, outServer: true}
+	pu.ways[1] = way{name: "downlink", in: sfd, out: cfd, inServer: true}
 	for i, f := range []StageFactory{cfg.Uplink, cfg.Downlink} {
 		st, err := f(pu.dropFunc(&pu.ways[i]))
 		if err != nil {
@@ -201,6 +203,9 @@ func newPump(cfg Config, cfd, sfd int) (*pump, error) {
 	pu.epoch = cfg.Epoch
 	if pu.epoch.IsZero() {
 		pu.epoch = time.Now()
+	}
+	if pu.tap = cfg.Tap; pu.tap != nil {
+		pu.tap.Start(pu.epoch)
 	}
 	pu.sampleFrom = max(cfg.SampleFrom, 0)
 	pu.nextSample = pu.sampleFrom + pu.interval

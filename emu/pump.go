@@ -40,6 +40,8 @@ type way struct {
 	name    string
 	in, out int
 	stage   link.Stage
+	// inServer, outServer: in or out is the server's TUN (for the Tap).
+	inServer, outServer bool
 
 	delivered, deliveredPkts int64
 	intervalBytes            int64
@@ -62,6 +64,7 @@ type pump struct {
 	slab slab
 	cls  *classifier
 	ways [2]way
+	tap  Tap
 
 	epfd, timerfd, stopfd int
 	events                [4]unix.EpollEvent
@@ -157,10 +160,14 @@ func (pu *pump) write(w *way, p *packet.Packet, due time.Duration) {
 	}
 	// Raw syscall: the fd is non-blocking, so the scheduler need not know.
 	_, _, e := unix.RawSyscall(unix.SYS_WRITE, uintptr(w.out), uintptr(unsafe.Pointer(&b[0])), uintptr(len(b)))
-	pu.relErr.Add(pu.now() - due)
+	now := pu.now()
+	pu.relErr.Add(now - due)
 	if e != 0 {
 		w.writeErrors++
 	} else {
+		if pu.tap != nil {
+			pu.tap.Packet(w.outServer, now, b)
+		}
 		w.delivered += int64(len(b))
 		w.intervalBytes += int64(len(b))
 		w.deliveredPkts++
@@ -197,6 +204,9 @@ func (pu *pump) ingest(w *way) int {
 		}
 		pu.packets++
 		p.SentAt = now
+		if pu.tap != nil {
+			pu.tap.Packet(w.inServer, now, buf[:m])
+		}
 		w.stage.Enqueue(now, p)
 	}
 	return n

@@ -132,6 +132,9 @@ func (f *flow) arrive(now time.Duration, p *packet.Packet) {
 
 // ack delivers a reverse-link ACK to this flow's sender.
 func (f *flow) ack(now time.Duration, p *packet.Packet) {
+	if t := f.n.spec.Tap; t != nil {
+		t.Packet(now, SenderIn, p)
+	}
 	f.snd.OnAck(now, p)
 	f.pollSender(now)
 }

@@ -122,12 +122,18 @@ func (n *net) Fire(now time.Duration, a int) {
 
 // sendData puts a data or probe packet on the forward link.
 func (n *net) sendData(now time.Duration, p *packet.Packet) {
+	if n.spec.Tap != nil {
+		n.spec.Tap.Packet(now, SenderOut, p)
+	}
 	n.fwd.stage.Enqueue(now, p)
 	n.ensure(evForward, 0, n.fwd.stage.NextEvent())
 }
 
 // sendAck puts an ACK on the reverse link.
 func (n *net) sendAck(now time.Duration, p *packet.Packet) {
+	if n.spec.Tap != nil {
+		n.spec.Tap.Packet(now, ReceiverOut, p)
+	}
 	n.rev.stage.Enqueue(now, p)
 	n.ensure(evReverse, 0, n.rev.stage.NextEvent())
 }
@@ -136,6 +142,9 @@ func (n *net) pollForward(now time.Duration) {
 	for p := n.fwd.stage.Dequeue(now); p != nil; p = n.fwd.stage.Dequeue(now) {
 		n.fwd.delivered += int64(p.Size)
 		n.fwd.packets++
+		if n.spec.Tap != nil {
+			n.spec.Tap.Packet(now, ReceiverIn, p)
+		}
 		n.flows[p.Flow].arrive(now, p)
 		n.pool.Put(p)
 	}

@@ -38,6 +38,9 @@ type Spec struct {
 	// Path describes the path for the result (profile, city, direction).
 	Profile, City, Direction string
 	EpochUTC                 string
+
+	// Tap, when set, sees every packet at the path's ends (tap.go).
+	Tap Tap
 }
 
 // LinkSpec builds one direction of the path.

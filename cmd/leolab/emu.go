@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leolab/leolab/capture"
 	"github.com/leolab/leolab/emu"
 	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/internal/quantity"
@@ -56,6 +57,7 @@ type emuFlags struct {
 	cleanup   bool
 	file      string
 	iperfDir  string
+	pcapDir   string
 	ownStack  bool
 	noProg    bool
 	shared    bool
@@ -115,6 +117,7 @@ behind — their namespaces, a pump CPU left polling — and says so on stderr;
 	fl.BoolVar(&f.cleanup, "cleanup", false, "remove leftovers of killed emulator runs and exit")
 	fl.StringVarP(&f.file, "file", "f", "", "scenario file (YAML, version 1; as for sim)")
 	fl.StringVar(&f.iperfDir, "iperf3-json", "", "also write one iperf3-compatible JSON per flow into `DIR`")
+	fl.StringVar(&f.pcapDir, "pcap", "", "write server.pcap and client.pcap (every packet at each namespace's TUN, headers) into `DIR`")
 	fl.BoolVar(&f.ownStack, "leolab-transport", false, "with -f: run every TCP flow on leolab's transport over UDP, not the kernel's")
 	fl.BoolVar(&f.noProg, "no-progress", false, "do not show progress on stderr")
 	fl.BoolVar(&f.shared, "shared", false, sharedUsage)
@@ -187,11 +190,28 @@ func runEmu(cmd *cobra.Command, f *emuFlags) error {
 	if err := netns.Available(); err != nil {
 		return fmt.Errorf("emu: %w", err)
 	}
+	var tap *capture.Live
+	if f.pcapDir != "" {
+		if tap, err = capture.NewLive(f.pcapDir); err != nil {
+			return badInput("emu: --pcap: %v", err)
+		}
+		rc.Tap = tap
+	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	done := emuProgress(cmd, rc.Duration, f.noProg)
 	res, err := emu.Run(ctx, rc)
 	done()
+	if tap != nil {
+		if cerr := tap.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("emu: --pcap: %w", cerr)
+		}
+		if res != nil {
+			srv, cli := tap.Packets()
+			res.Instrument["pcap_packets"] = float64(srv + cli)
+			res.Instrument["pcap_missed"] = float64(tap.Missed())
+		}
+	}
 	if errors.Is(err, context.Canceled) {
 		return errInterrupted
 	}

@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/leolab/leolab/irtt"
 	"github.com/leolab/leolab/probe"
 	"github.com/leolab/leolab/result"
 	"github.com/spf13/cobra"
@@ -39,11 +40,14 @@ between intervals, the MAC frame period from the batching of arrivals, the
 delivered rate's ramp under overload (demand-driven allocation) and loss.
 
 FILE is a leolab result (sim or emu --json; "-" reads stdin) with a cbr flow
-run with record: true, or a one-way-delay series: one delay in ms per line,
-one line per --step (LeoReplayer's delay traces).`,
+run with record: true, an irtt capture (irtt client -o FILE, plain or
+gzipped; --direction picks its receive delays, downlink, or its send
+delays, uplink), or a one-way-delay series: one delay in ms per line, one
+line per --step (LeoReplayer's delay traces).`,
 		Example: `  leolab sim -f examples/starlink/probe.yaml --json > probe.json && leolab probe probe.json
   leolab sim -f examples/starlink/probe.yaml --json | leolab probe - --json
   leolab probe ../shared/data/leoreplayer-example/delay_example.txt --step 10ms
+  irtt client -i 10ms -d 2m -o dish.json SERVER && leolab probe dish.json --direction downlink
   leolab probe dl.json --overrides > calibrated.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return runProbe(cmd, args[0], &f) },
@@ -55,7 +59,7 @@ one line per --step (LeoReplayer's delay traces).`,
 	c.Flags().DurationVar(&f.maxPeriod, "max-period", 0, "longest schedule period looked for (default 60s)")
 	c.Flags().BoolVar(&f.json, "json", false, "print the inference as JSON")
 	c.Flags().BoolVar(&f.overrides, "overrides", false, "print Starlink profile overrides that make sim/emu replay the probed link")
-	c.Flags().StringVar(&f.direction, "direction", "downlink", "the probed direction of a delay series (results carry their own)")
+	c.Flags().StringVar(&f.direction, "direction", "downlink", "the probed direction of a delay series or an irtt capture (downlink: its receive delays, uplink: its send delays; results carry their own)")
 	return c
 }
 
@@ -124,6 +128,9 @@ type traceMeta struct {
 // longer than an outage needs: the prober would see the host's stall as
 // the link's outage.
 func probeTrace(file string, data []byte, f *probeFlags) (tr *probe.Trace, meta traceMeta, warn string, err error) {
+	if irtt.IsCapture(data) {
+		return irttTrace(file, data, f.direction)
+	}
 	if !bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n\ufeff"), []byte("{")) {
 		tr, err := probe.ReadDelaySeries(file, bytes.NewReader(data), f.step)
 		return tr, meta, "", err
@@ -231,3 +238,18 @@ func printProbe(out io.Writer, file string, r *probe.Report) {
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func msStr(d time.Duration) string { return strconv.FormatFloat(ms(d), 'f', 2, 64) + " ms" }
+
+// irttTrace reads an irtt capture's trace of one direction. Its one-way
+// delays come from two hosts' clocks (not synced for --overrides).
+func irttTrace(file string, data []byte, direction string) (*probe.Trace, traceMeta, string, error) {
+	meta := traceMeta{direction: direction}
+	c, err := irtt.Read(file, data)
+	if err != nil {
+		return nil, meta, "", err
+	}
+	tr, err := c.Trace(direction)
+	if err != nil {
+		return nil, meta, "", fmt.Errorf("%s: --direction: %v", file, err)
+	}
+	return tr, meta, "", nil
+}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/leolab/leolab/capture"
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/scenario"
 	"github.com/spf13/cobra"
@@ -17,6 +18,7 @@ type simFlags struct {
 	quick     quickFlags
 	noProgres bool
 	force     bool
+	pcapDir   string
 }
 
 func newSimCmd() *cobra.Command {
@@ -47,6 +49,7 @@ output (apart from wall_s).`,
 	c.Flags().StringVarP(&f.file, "file", "f", "", "scenario file (YAML, version 1)")
 	c.Flags().BoolVar(&f.json, "json", false, "print the result as JSON (the result schema of DESIGN.md)")
 	c.Flags().StringVar(&f.iperfDir, "iperf3-json", "", "also write one iperf3-compatible JSON per flow into `DIR`")
+	c.Flags().StringVar(&f.pcapDir, "pcap", "", "write server.pcap and client.pcap (each end's packets, TCP/IPv4 headers) into `DIR`")
 	c.Flags().BoolVar(&f.noProgres, "no-progress", false, "do not show progress on stderr")
 	c.Flags().BoolVar(&f.force, "force", false, "run even when the estimated memory (4 GB) or packet count (2e9) is over budget")
 	f.quick.register(c)
@@ -83,7 +86,19 @@ func runSim(cmd *cobra.Command, sc *scenario.Scenario, f *simFlags) error {
 			}
 		}
 	}
+	var tap *capture.Sim
+	if f.pcapDir != "" {
+		if tap, err = capture.NewSim(f.pcapDir, &spec); err != nil {
+			return badInput("sim: --pcap: %v", err)
+		}
+		spec.Tap = tap
+	}
 	res, err := netsim.RunProgress(spec, progress)
+	if tap != nil {
+		if cerr := tap.Close(); err == nil && cerr != nil {
+			return fmt.Errorf("sim: --pcap: %w", cerr)
+		}
+	}
 	if err != nil {
 		return err
 	}

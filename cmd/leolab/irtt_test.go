@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/leolab/leolab/internal/irtttest"
+)
+
+// An irtt capture made in the test over loopback (Debian's irtt) is read
+// by probe (both directions) and analyze.
+func TestProbeAndAnalyzeIRTT(t *testing.T) {
+	const interval, duration = 10 * time.Millisecond, 2 * time.Second
+	file := irtttest.Capture(t, "dish.json.gz", interval, duration)
+	packets := 0
+	for _, dir := range []string{"downlink", "uplink"} {
+		code, out, stderr := runCLI("probe", file, "--direction", dir, "--json")
+		if code != 0 {
+			t.Fatalf("probe --direction %s: exit %d: %s", dir, code, stderr)
+		}
+		var v struct {
+			Packets   int     `json:"packets"`
+			Lost      int     `json:"lost"`
+			SpacingMs float64 `json:"spacing_ms"`
+			SizeBytes int     `json:"size_bytes"`
+			MedianMs  float64 `json:"median_owd_ms"`
+			Epoch     string  `json:"epoch_utc"`
+		}
+		if err := json.Unmarshal([]byte(out), &v); err != nil {
+			t.Fatalf("%v in %s", err, out)
+		}
+		// irtt's default packet: 60 bytes of UDP payload + 28 of IPv4/UDP
+		// headers; its send timer may miss sends on a loaded host.
+		if float64(v.Packets) < 0.8*float64(duration/interval) || v.Lost != 0 || v.SpacingMs != 10 || v.SizeBytes != 88 ||
+			v.MedianMs <= 0 || v.MedianMs > 1 || v.Epoch == "" {
+			t.Errorf("%s: %+v", dir, v)
+		}
+		packets = v.Packets
+	}
+	code, out, stderr := runCLI("analyze", file, "--json")
+	if code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, stderr)
+	}
+	var doc struct {
+		Flows []struct {
+			CCA       string  `json:"cca"`
+			Bytes     int64   `json:"bytes"`
+			MinRTTMs  float64 `json:"min_rtt_ms"`
+			MeanRTTMs float64 `json:"mean_rtt_ms"`
+		} `json:"flows"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	// Bytes: every packet's 60-byte payload came back; RTTs over loopback
+	// are well under a millisecond.
+	if len(doc.Flows) != 1 || doc.Flows[0].Bytes != int64(60*packets) ||
+		doc.Flows[0].MinRTTMs <= 0 || doc.Flows[0].MeanRTTMs < doc.Flows[0].MinRTTMs || doc.Flows[0].MeanRTTMs > 5 || math.IsNaN(doc.Flows[0].MeanRTTMs) {
+		t.Errorf("analyze: %s", out)
+	}
+}
+
+// A broken irtt capture: probe exits 2 naming the file and field.
+func TestProbeBadIRTT(t *testing.T) {
+	data, err := os.ReadFile("../../irtt/testdata/loopback.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := writeFile(t, "bad.json", strings.Replace(string(data), `"ip_version": "IPv4"`, `"ip_version": "IPv5"`, 1))
+	code, _, stderr := runCLI("probe", bad)
+	if code != 2 || !strings.Contains(stderr, bad+`: config.ip_version "IPv5": want IPv4 or IPv6`) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+	if code, _, stderr := runCLI("probe", "../../irtt/testdata/loopback.json", "--direction", "sideways"); code != 2 || !strings.Contains(stderr, `direction "sideways": want downlink or uplink`) {
+		t.Errorf("--direction sideways: exit %d, stderr %q", code, stderr)
+	}
+}
