@@ -20,6 +20,9 @@ const (
 	// outlierRadius is the radius of an outlier's ring (pt): small, since a
 	// box of 300 per-second samples may have dozens.
 	outlierRadius = 1.1
+	// outlierMerge is the vertical distance (pt) below which an outlier's
+	// ring is not drawn again: a fifth of its radius, invisible.
+	outlierMerge = outlierRadius / 5
 	// boxAlpha lightens a filled box so its median line stays visible.
 	boxAlpha = 0xb0
 )
@@ -153,10 +156,14 @@ func (cb *catBoxes) Plot(c draw.Canvas, p *plot.Plot) {
 		c.StrokeLines(ls, c.ClipLinesY(rect)...)
 		medLine.Width = vg.Points(2 * boxLine)
 		c.StrokeLines(medLine, c.ClipLinesY([]vg.Point{{X: x0, Y: med}, {X: x1, Y: med}})...)
+		// Outliers are ascending: a ring within outlierMerge of the last
+		// one drawn would cover it (integer counts repeat), so it is left out.
+		last := vg.Length(math.Inf(-1))
 		for _, o := range b.Outliers {
 			pt := vg.Point{X: xm, Y: trY(o)}
-			if c.Contains(pt) {
+			if c.Contains(pt) && pt.Y-last >= vg.Points(outlierMerge) {
 				c.DrawGlyph(ring, pt)
+				last = pt.Y
 			}
 		}
 	}

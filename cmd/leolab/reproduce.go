@@ -84,7 +84,7 @@ func dispatchReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	case paperSeed001:
 		return runReproduce001(cmd, f)
 	case paperSeed003:
-		return badInput("reproduce --paper 003: seed 003's figures are not yet built (allowed now: 000)")
+		return runReproduce003(cmd, f)
 	}
 	return badInput("reproduce: --paper %q: allowed values are 000, 001 and 003", f.paper)
 }
