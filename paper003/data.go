@@ -157,6 +157,10 @@ func addRun(dst *[nMetrics][]float64, v [nMetrics]float64) {
 func runValues(f result.Flow) [nMetrics]float64 {
 	var v [nMetrics]float64
 	dur := f.EndS - f.StartS
+	if n := len(f.Intervals); dur <= 0 && n > 0 {
+		// The campaign store keeps no end_s: the last interval ends the run.
+		dur = f.Intervals[n-1].T - f.StartS
+	}
 	v[Throughput] = f.ThroughputMbps
 	v[Retransmits] = math.NaN()
 	if dur > 0 {
