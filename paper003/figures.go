@@ -124,8 +124,50 @@ func (d Data) panelFigure(p panel, m Metric) (*report.Figure, bool, error) {
 	}
 	f.Name = fmt.Sprintf("fig%d%s-%s", p.fig, mi.panel, mi.key)
 	f.Width = 2 * report.DefaultWidth / 1.5 // 24 cm: six cities × eight boxes
-	f.Caption = d.caption(p, m)
+	f.Caption = d.caption(p, m) + clip(f, series)
 	return f, true, nil
+}
+
+// clipFactor: when outliers reach beyond clipFactor times the highest
+// whisker, the y axis ends at clipHeadroom times that whisker so the boxes
+// stay readable (a few slow-start seconds of Hybla at 400 ms retransmit
+// thousands of segments, 30× a box's top).
+const (
+	clipFactor   = 2.0
+	clipHeadroom = 1.3
+)
+
+// clip ends f's y axis above the whiskers when far outliers would squash
+// the boxes, and says in the caption what is off the axis.
+func clip(f *report.Figure, series []report.BoxSeries) string {
+	whisk, top := 0.0, 0.0
+	for _, s := range series {
+		for _, b := range s.Boxes {
+			if b.N == 0 {
+				continue
+			}
+			whisk = math.Max(whisk, b.WhiskHi)
+			for _, o := range b.Outliers {
+				top = math.Max(top, o)
+			}
+		}
+	}
+	if !(whisk > 0) || top <= clipFactor*whisk {
+		return ""
+	}
+	limit := clipHeadroom * whisk
+	above := 0
+	for _, s := range series {
+		for _, b := range s.Boxes {
+			for _, o := range b.Outliers {
+				if o > limit {
+					above++
+				}
+			}
+		}
+	}
+	f.Plot().Y.Max = limit
+	return fmt.Sprintf(" The axis ends at %s: %d outliers above it (up to %s) are not drawn.", g3(limit), above, g3(top))
 }
 
 // caption says what the boxes are over, what the paper reports and what we
@@ -230,6 +272,9 @@ func (d Data) spread(p panel, m Metric) float64 {
 func g3(v float64) string {
 	if math.IsNaN(v) {
 		return "–"
+	}
+	if math.Abs(v) >= 1000 {
+		return fmt.Sprintf("%.0f", v) // not 1.72e+04
 	}
 	return fmt.Sprintf("%.3g", v)
 }

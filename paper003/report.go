@@ -186,7 +186,7 @@ func (d Data) traceSection() (report.Section, error) {
 		f.Name = "sydney-seconds-" + mi.key
 		f.Caption = fmt.Sprintf("Per-second %s of the three real Sydney traces (filled) and of the simulated runs of the same "+
 			"cells (hollow; every seed's seconds pooled). Same box definition as Figs. 2–5. The paper (Figs. 2–3 (%s), Sydney): %s "+
-			"Measured: %s.", mi.title, mi.panel, sydneySays[m], joinSemi(notes))
+			"Measured: %s.", mi.title, mi.panel, sydneySays[m], joinSemi(notes)) + clip(f, series)
 		s.Figures = append(s.Figures, f)
 	}
 	s.Tables = []report.Table{t}
