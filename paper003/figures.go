@@ -8,6 +8,7 @@ import (
 	"github.com/leolab/leolab/campaign"
 	"github.com/leolab/leolab/metrics"
 	"github.com/leolab/leolab/report"
+	"gonum.org/v1/plot"
 )
 
 // panel is one (figure, direction, kind) of seed 003: Fig. 2 downlink
@@ -117,7 +118,7 @@ func (d Data) panelFigure(p panel, m Metric) (*report.Figure, bool, error) {
 	for i, c := range cities {
 		labels[i] = cityLabel(c)
 	}
-	f, err := report.CategoryBoxes(fmt.Sprintf("Fig. %d(%s): %s, %s", p.fig, mi.panel, mi.title, p.what()),
+	f, err := boxFigure(m)(fmt.Sprintf("Fig. %d(%s): %s, %s", p.fig, mi.panel, mi.title, p.what()),
 		mi.title+" ("+mi.unit+")", labels, series)
 	if err != nil {
 		return nil, false, err
@@ -126,6 +127,15 @@ func (d Data) panelFigure(p panel, m Metric) (*report.Figure, bool, error) {
 	f.Width = 2 * report.DefaultWidth / 1.5 // 24 cm: six cities × eight boxes
 	f.Caption = d.caption(p, m) + clip(f, series)
 	return f, true, nil
+}
+
+// boxFigure draws cwnd on a log axis (CUBIC's 0.1 MB and Hybla's real
+// 95 MB maxima are three decades apart), the rest on linear ones.
+func boxFigure(m Metric) func(string, string, []string, []report.BoxSeries) (*report.Figure, error) {
+	if m == CWnd {
+		return report.CategoryBoxesLog
+	}
+	return report.CategoryBoxes
 }
 
 // clipFactor: when outliers reach beyond clipFactor times the highest
@@ -150,6 +160,11 @@ func clip(f *report.Figure, series []report.BoxSeries) string {
 			for _, o := range b.Outliers {
 				top = math.Max(top, o)
 			}
+		}
+	}
+	if f.Plot().Y.Scale != nil {
+		if _, isLog := f.Plot().Y.Scale.(plot.LogScale); isLog {
+			return "" // a log axis shows every outlier
 		}
 	}
 	if !(whisk > 0) || top <= clipFactor*whisk {

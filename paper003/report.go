@@ -179,7 +179,7 @@ func (d Data) traceSection() (report.Section, error) {
 			notes = append(notes, fmt.Sprintf("%s: median %s sim, %s real (IQR %s–%s sim, %s–%s real)", labels[i],
 				g3(sb.Median), g3(rb.Median), g3(sb.Q1), g3(sb.Q3), g3(rb.Q1), g3(rb.Q3)))
 		}
-		f, err := report.CategoryBoxes("Sydney per second: "+mi.title, mi.title+" ("+mi.unit+")", labels, series)
+		f, err := boxFigure(m)("Sydney per second: "+mi.title, mi.title+" ("+mi.unit+")", labels, series)
 		if err != nil {
 			return s, err
 		}

@@ -51,6 +51,17 @@ type BoxSeries struct {
 // by Key, filled or hollow. Every number must be finite and ≥ 0 and the
 // boxes ordered (WhiskLo ≤ Q1 ≤ Median ≤ Q3 ≤ WhiskHi).
 func CategoryBoxes(title, yLabel string, categories []string, series []BoxSeries) (*Figure, error) {
+	return categoryBoxes(title, yLabel, categories, series, false)
+}
+
+// CategoryBoxesLog is CategoryBoxes on a logarithmic y axis, for values
+// spanning decades (e.g. cwnd: 0.1 MB for CUBIC, 90 MB for Hybla). Zeros
+// are drawn at the axis's bottom, the smallest positive value shown.
+func CategoryBoxesLog(title, yLabel string, categories []string, series []BoxSeries) (*Figure, error) {
+	return categoryBoxes(title, yLabel, categories, series, true)
+}
+
+func categoryBoxes(title, yLabel string, categories []string, series []BoxSeries, logY bool) (*Figure, error) {
 	if len(categories) == 0 || len(series) == 0 {
 		return nil, fmt.Errorf("box plot %q: %d categories, %d series: want at least one of each", title, len(categories), len(series))
 	}
@@ -70,7 +81,7 @@ func CategoryBoxes(title, yLabel string, categories []string, series []BoxSeries
 			key = s.Name
 		}
 		bp := &catBoxes{boxes: s.Boxes, offset: (1-slotGroup)/2 + slotGroup*float64(j)/n, width: slotGroup / n,
-			col: CCAColor(key), hollow: s.Hollow}
+			col: CCAColor(key), hollow: s.Hollow, log: logY}
 		f.plot.Add(bp)
 		f.addLegend(s.Name, bp)
 	}
@@ -80,10 +91,22 @@ func CategoryBoxes(title, yLabel string, categories []string, series []BoxSeries
 	}
 	f.plot.X.Tick.Marker = plot.ConstantTicks(ticks)
 	f.plot.X.Min, f.plot.X.Max = 0, float64(len(categories))
+	if logY {
+		f.plot.Y.Scale, f.plot.Y.Tick.Marker = plot.LogScale{}, plot.LogTicks{Prec: -1}
+		if !(f.plot.Y.Min > 0) || math.IsInf(f.plot.Y.Min, 0) {
+			return nil, fmt.Errorf("box plot %q: no positive value for a log axis", title)
+		}
+		f.plot.Y.Max *= logHeadroom
+		return f, nil
+	}
 	f.plot.Y.Min = 0
 	headroom(f)
 	return f, nil
 }
+
+// logHeadroom raises a log axis's top by a factor, as yHeadroom does a
+// linear one's.
+const logHeadroom = 1.25
 
 func (b Box) validate() error {
 	if b.N < 0 {
@@ -112,6 +135,7 @@ type catBoxes struct {
 	offset, width float64
 	col           color.RGBA
 	hollow        bool
+	log           bool // on a log axis: zeros sit at the axis's bottom
 }
 
 func (cb *catBoxes) line() draw.LineStyle {
@@ -120,7 +144,11 @@ func (cb *catBoxes) line() draw.LineStyle {
 
 // Plot implements plot.Plotter.
 func (cb *catBoxes) Plot(c draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&c)
+	trX, trLin := p.Transforms(&c)
+	trY := trLin
+	if cb.log {
+		trY = func(v float64) vg.Length { return trLin(math.Max(v, p.Y.Min)) }
+	}
 	ls := cb.line()
 	ring := draw.GlyphStyle{Color: cb.col, Shape: draw.RingGlyph{}, Radius: vg.Points(outlierRadius)}
 	for i, b := range cb.boxes {
@@ -169,18 +197,26 @@ func (cb *catBoxes) Plot(c draw.Canvas, p *plot.Plot) {
 	}
 }
 
-// DataRange implements plot.DataRanger.
+// DataRange implements plot.DataRanger. On a log axis ymin is the
+// smallest positive value (+Inf if there is none).
 func (cb *catBoxes) DataRange() (xmin, xmax, ymin, ymax float64) {
+	ymin = math.Inf(1)
 	for _, b := range cb.boxes {
 		if b.N == 0 {
 			continue
 		}
 		ymax = math.Max(ymax, b.WhiskHi)
-		for _, o := range b.Outliers {
-			ymax = math.Max(ymax, o)
+		for _, v := range append([]float64{b.WhiskLo, b.Q1, b.Median, b.Q3, b.WhiskHi}, b.Outliers...) {
+			ymax = math.Max(ymax, v)
+			if v > 0 {
+				ymin = math.Min(ymin, v)
+			}
 		}
 	}
-	return 0, float64(len(cb.boxes)), 0, ymax
+	if !cb.log {
+		ymin = 0
+	}
+	return 0, float64(len(cb.boxes)), ymin, ymax
 }
 
 // Thumbnail implements plot.Thumbnailer: a small box in the series' style.

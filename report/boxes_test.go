@@ -53,3 +53,23 @@ func TestCategoryBoxesRejectsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// On a log axis the range runs from the smallest positive value and a
+// zero is drawn at the bottom; all zeros are refused.
+func TestCategoryBoxesLog(t *testing.T) {
+	b := Box{N: 5, WhiskLo: 0, Q1: 0.1, Median: 0.3, Q3: 2, WhiskHi: 90}
+	f, err := CategoryBoxesLog("cwnd", "MB", []string{"sydney"}, []BoxSeries{{Name: "hybla", Boxes: []Box{b}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lo, hi := f.Plot().Y.Min, f.Plot().Y.Max; lo != 0.1 || hi < 90 {
+		t.Errorf("y range %g..%g, want 0.1 and above 90", lo, hi)
+	}
+	if _, err := f.SVG(); err != nil {
+		t.Fatal(err)
+	}
+	zero := Box{N: 2}
+	if _, err := CategoryBoxesLog("t", "y", []string{"x"}, []BoxSeries{{Name: "a", Boxes: []Box{zero}}}); err == nil {
+		t.Error("all zeros on a log axis: no error")
+	}
+}
