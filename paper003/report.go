@@ -245,6 +245,21 @@ func (d Data) differences() report.Section {
 				metrics.Box(ratios).Median, ratios[0], ratios[len(ratios)-1], within, 100*likeTolerance))
 		}
 	}
+	for _, c := range traceCells {
+		var parts []string
+		for m := range nMetrics {
+			sb, rb := d.Box(c, m, simSec), d.Box(c, m, realSec)
+			if sb.N == 0 || rb.N == 0 || !(rb.Median > 0) {
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s %s against %s %s (×%.2f)", metricInfos[m].title, g3(sb.Median), g3(rb.Median),
+				metricInfos[m].unit, sb.Median/rb.Median))
+		}
+		if len(parts) > 0 {
+			s.Text = append(s.Text, fmt.Sprintf("Sydney %s %s, per-second medians sim against the real trace: %s.", c.Direction, c.CCA,
+				joinSemi(parts)))
+		}
+	}
 	return s
 }
 
