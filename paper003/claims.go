@@ -109,6 +109,9 @@ func realRunMedian(p panel, city, cca string, m Metric) func(Data) (float64, str
 		if b.N == 0 {
 			return math.NaN(), ""
 		}
+		if b.N == 1 {
+			return b.Median, "the one run's mean"
+		}
 		return b.Median, fmt.Sprintf("median of %d run means", b.N)
 	}
 }
