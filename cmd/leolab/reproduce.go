@@ -41,10 +41,16 @@ CCAs not implemented yet are skipped with a warning.
 the campaign's Figs. 9–10 the reaction windows (Fig. 12), the M/G/1 queue
 (Fig. 13), the per-CCA fairness scores (Fig. 14), two BBRv3 flows simultaneous
 and staggered by 30 s over several seeds (Fig. 15), the fluid model fitted to
-a trace (Fig. 11) and the 15 s slot profile, simulated next to real.`, campaign.QuickRuns, campaign.QuickDuration,
+a trace (Fig. 11) and the 15 s slot profile, simulated next to real. 001 runs
+seed 001's NetScalpel procedures through the prober. 003 runs seed 003's four
+CCAs (bbr, cubic, vegas, hybla) and draws its Figs. 2–5: per city, box plots
+of throughput, retransmissions, cwnd, RTT and RTT variance, simulated
+per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
+5), into DIR (default reproduce-003-quick).`, campaign.QuickRuns, campaign.QuickDuration,
 			campaign.FullRuns, campaign.FullDuration),
 		Example: `  leolab reproduce
   leolab reproduce --paper 000 --out seed000
+  leolab reproduce --paper 003 --out seed003
   leolab reproduce --full --out seed000-full
   leolab reproduce --full --nats nats://10.0.0.1:4222`,
 		Args: cobra.NoArgs,
@@ -84,7 +90,7 @@ func dispatchReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	case paperSeed001:
 		return runReproduce001(cmd, f)
 	case paperSeed003:
-		return badInput("reproduce --paper 003: seed 003's figures are not yet built (allowed now: 000)")
+		return runReproduce003(cmd, f)
 	}
 	return badInput("reproduce: --paper %q: allowed values are 000, 001 and 003", f.paper)
 }

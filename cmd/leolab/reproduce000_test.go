@@ -45,6 +45,7 @@ func TestReproduce000Figures(t *testing.T) {
 		}
 	}
 	checkReportFigures(t, string(html), len(figures))
+	checkRendered(t, dirs[0], len(figures))
 	for _, want := range []string{"Differences from the paper", "0.949", "0.909", "0.761", "0.637", "c_s² = 0", "Fig. 15, staggered"} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("report.html lacks %q", want)
@@ -67,14 +68,15 @@ func TestReproduce000Figures(t *testing.T) {
 	}
 }
 
-// --paper 003 is not built yet and an unknown seed is refused, both as
-// usage errors (--paper 001 belongs to runReproduce001 and its own tests).
+// An unknown seed is refused as a usage error, and so is --ccas with
+// --paper 003 (--paper 001 and 003 have their own tests).
 func TestReproducePaperValues(t *testing.T) {
 	for _, c := range []struct {
 		paper string
 		want  string
-	}{{"003", "not yet built"}, {"002", "allowed values are 000, 001 and 003"}} {
-		code, _, errOut := runCLI("reproduce", "--paper", c.paper, "--out", t.TempDir())
+		extra []string
+	}{{"003", "--ccas does not apply", []string{"--ccas", "bbr"}}, {"002", "allowed values are 000, 001 and 003", nil}} {
+		code, _, errOut := runCLI(append([]string{"reproduce", "--paper", c.paper, "--out", t.TempDir()}, c.extra...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("--paper %s: exit %d, stderr %q; want 2 and %q", c.paper, code, errOut, c.want)
 		}

@@ -50,6 +50,7 @@ func TestReproduce001Quick(t *testing.T) {
 	if n := strings.Count(string(html), "<svg"); n != 11 {
 		t.Errorf("report.html has %d figures, want 11", n)
 	}
+	checkRendered(t, dir, 11)
 	for _, name := range []string{"summary.csv", "quantities-default.csv", "slow-start.csv", "recovery.csv", "pop-limiter.svg", "queue-bursts.png"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s: %v", name, err)
