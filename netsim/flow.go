@@ -18,6 +18,11 @@ type flow struct {
 	spec *FlowSpec
 
 	started bool
+	// route is what the flow's packets take now; moves are the routes it
+	// switches to at its spec's Moves times, nextMove the next of them.
+	route    flowRoute
+	moves    []flowRoute
+	nextMove int
 	// TCP
 	snd  *transport.Sender
 	rcv  *transport.Receiver
