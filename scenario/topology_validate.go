@@ -16,6 +16,9 @@ func (s *Scenario) validateTopology(fail failFunc) error {
 	seen := map[string]int{}
 	for i, h := range s.Links {
 		at := "links[" + strconv.Itoa(i) + "]"
+		for _, f := range hopFields { // a missing field: the entry's line
+			s.lineOf(at+"."+f, at)
+		}
 		switch {
 		case h.Name == "":
 			return fail(at+".name", "missing: every link needs a name for flows' paths, e.g. name: hop1")
@@ -72,6 +75,7 @@ func (s *Scenario) validateHop(at string, h Hop, fail failFunc) error {
 func (s *Scenario) validateRoutes(fail failFunc) error {
 	for i, f := range s.Flows {
 		at := "flows[" + strconv.Itoa(i) + "]"
+		s.lineOf(at+".path", at+".cca") // a missing path: the flow's line
 		if s.Links == nil {
 			if f.Route != nil || f.Moves != nil {
 				return fail(at+".path", "path and moves name links of a topology: give links: instead of path: (see README, Topologies)")
@@ -159,4 +163,12 @@ func (p *Path) isZero() bool {
 		p.RateBps == 0 && p.RTT == 0 && p.Loss == 0 && p.Queue.IsZero() &&
 		p.Reverse.RateBps == 0 && p.Reverse.Loss == 0 && p.Reverse.Queue.IsZero() &&
 		p.Schedule == nil && p.DelayFile == nil && !p.Trace.given
+}
+
+// lineOf gives field the line of fallback when the file did not set it
+// (a missing field is reported at its entry).
+func (s *Scenario) lineOf(field, fallback string) {
+	if _, ok := s.lines[field]; !ok && s.lines != nil {
+		s.lines[field] = s.lines[fallback]
+	}
 }
