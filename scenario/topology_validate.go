@@ -172,3 +172,33 @@ func (s *Scenario) lineOf(field, fallback string) {
 		s.lines[field] = s.lines[fallback]
 	}
 }
+
+// SharedPath returns nil when every flow of a topology crosses the same
+// links and none moves (what the live emulator can run: links in series),
+// else an *Error naming the first flow that does not; nil for a path:
+// scenario.
+func (s *Scenario) SharedPath() error {
+	if s.Links == nil {
+		return nil
+	}
+	first := s.Flows[0].Route
+	if first == nil {
+		first = []string{s.Links[0].Name}
+	}
+	const why = "the live emulator runs a topology only when every flow crosses the same links and none moves (it has one path per direction and cannot route by flow); run this one with leolab sim"
+	for i, f := range s.Flows {
+		at := "flows[" + strconv.Itoa(i) + "]"
+		r := f.Route
+		if r == nil {
+			r = []string{s.Links[0].Name}
+		}
+		switch {
+		case len(f.Moves) > 0:
+			return &Error{File: s.File, Line: s.lines[at+".moves"], Field: at + ".moves", Msg: why}
+		case !slices.Equal(r, first):
+			return &Error{File: s.File, Line: s.lines[at+".path"], Field: at + ".path",
+				Msg: "[" + strings.Join(r, ", ") + "] differs from flows[0]'s [" + strings.Join(first, ", ") + "]: " + why}
+		}
+	}
+	return nil
+}
