@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -204,4 +205,18 @@ func FuzzParseTopology(f *testing.F) {
 			}
 		}
 	})
+}
+
+// The budget of a topology counts every link's data direction (each hop
+// moves its packets) and both directions' series.
+func TestTopologyBudget(t *testing.T) {
+	sc, err := scenario.Load("../examples/seed002/fig7-parking-lot.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := sc.Budget()
+	want := (20e6 + 40e6 + 60e6) / 8 / 1500 * 1.5 * 60
+	if math.Abs(b.Packets/want-1) > 1e-9 {
+		t.Errorf("packets %.4g, want %.4g", b.Packets, want)
+	}
 }
