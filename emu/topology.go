@@ -24,8 +24,11 @@ var errTopology = errors.New("links: a topology whose flows cross different link
 // path of a parking lot without cross traffic. Anything else is
 // errTopology.
 func topologyLinks(spec netsim.Spec) (fwd, rev netsim.LinkSpec, err error) {
-	route := spec.Flows[0].Route
+	route := netsim.Route{Data: spec.Flows[0].Route.Data}
 	for _, f := range spec.Flows {
+		if f.Kind != netsim.CBR && route.Ack == nil {
+			route.Ack = f.Route.Ack // probes send no ACKs: the first TCP flow's
+		}
 		if len(f.Moves) > 0 || !slices.Equal(f.Route.Data, route.Data) || (f.Kind != netsim.CBR && !slices.Equal(f.Route.Ack, route.Ack)) {
 			return fwd, rev, errTopology
 		}

@@ -22,6 +22,8 @@ links:
 flows: [{cca: FLOW, path: [a, b]}]
 `
 
+func replace(s, old, repl string) string { return strings.Replace(s, old, repl, 1) }
+
 func seriesYAML(dur, flow string) string {
 	return strings.NewReplacer("DUR", dur, "FLOW", flow).Replace(seriesTopology)
 }
@@ -43,6 +45,13 @@ flows: [{cca: cubic, path: [a, b]}, {cca: cubic, path: [b]}]
 	}
 	if _, err := FromSpec(lot, SpecOptions{}); !errors.Is(err, errTopology) {
 		t.Fatalf("parking lot: got %v, want errTopology", err)
+	}
+	mixed, err := parse(t, replace(seriesYAML("5s", "cubic"), "flows: [", "flows: [{cca: cbr, rate: 1Mbps, packet_size: 100, path: [a, b]}, ")).Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromSpec(mixed, SpecOptions{}); err != nil {
+		t.Errorf("a probe and a TCP flow on the same links: %v", err)
 	}
 	sc := parse(t, seriesYAML("5s", "cubic"))
 	_, rc := liveConfig(t, sc, false)
