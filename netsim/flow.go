@@ -108,14 +108,14 @@ func (f *flow) pollSender(now time.Duration) {
 		return
 	}
 	for p := f.snd.Next(now); p != nil; p = f.snd.Next(now) {
-		f.n.sendData(now, p)
+		f.n.send(now, p, f.route.data)
 	}
 	f.n.ensure(evSender, f.idx, f.snd.NextWake())
 }
 
 func (f *flow) pollReceiver(now time.Duration) {
 	for a := f.rcv.Next(now); a != nil; a = f.rcv.Next(now) {
-		f.n.sendAck(now, a)
+		f.n.send(now, a, f.route.ack)
 	}
 	f.n.ensure(evReceiver, f.idx, f.rcv.NextWake())
 }
@@ -156,7 +156,7 @@ func (f *flow) sendCBR(now time.Duration) {
 		f.records = append(f.records, probeRecord{sent: now})
 	}
 	f.cbrSent++
-	f.n.sendData(now, p)
+	f.n.send(now, p, f.route.data)
 	f.n.ensure(evCBR, f.idx, now+f.cbrGap)
 }
 

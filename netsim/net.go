@@ -38,6 +38,7 @@ type net struct {
 	// hops are the run's one-way links: Spec.Hops, or Forward (0) and
 	// Reverse (1); routes are the paths over them packets take.
 	hops          []*linkState
+	stages        []link.Stage // hops[i].stage, for the per-packet path
 	routes        routeTable
 	flows         []*flow
 	ackDelays     []*link.Delay // per flow, nil without ExtraDelay
@@ -62,6 +63,7 @@ func newNet(spec *Spec) (*net, error) {
 		}
 		st.net = n
 		n.hops = append(n.hops, st)
+		n.stages = append(n.stages, st.stage)
 	}
 	for i := range evKinds {
 		size := len(spec.Flows)
@@ -139,16 +141,6 @@ func (n *net) Fire(now time.Duration, a int) {
 	}
 }
 
-// sendData puts a data or probe packet on its flow's data route.
-func (n *net) sendData(now time.Duration, p *packet.Packet) {
-	n.send(now, p, n.flows[p.Flow].route.data)
-}
-
-// sendAck puts an ACK on its flow's ACK route.
-func (n *net) sendAck(now time.Duration, p *packet.Packet) {
-	n.send(now, p, n.flows[p.Flow].route.ack)
-}
-
 // deliverAck hands an ACK at the end of its route to its sender, through
 // the flow's extra delay if it has one.
 func (n *net) deliverAck(now time.Duration, p *packet.Packet) {
@@ -164,12 +156,11 @@ func (n *net) deliverAck(now time.Duration, p *packet.Packet) {
 // routeFlow interns a flow's route and moves, and schedules the moves.
 func (n *net) routeFlow(f *flow) error {
 	fs := f.spec
-	if n.spec.Hops == nil {
-		f.route = flowRoute{data: 0, ack: 1}
-		_, err := n.routes.routeIDs(Route{Data: []int{0}, Ack: []int{1}})
+	var err error
+	if n.spec.Hops == nil { // data over Forward (hop 0), ACKs over Reverse (1)
+		f.route, err = n.routes.routeIDs(Route{Data: []int{0}, Ack: []int{1}})
 		return err
 	}
-	var err error
 	if f.route, err = n.routes.routeIDs(fs.Route); err != nil {
 		return err
 	}

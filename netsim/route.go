@@ -112,29 +112,41 @@ func (t *routeTable) add(hops []int) (uint16, error) {
 	return i, nil
 }
 
-// flowRoute is a route of a flow as route-table indices.
-type flowRoute struct{ data, ack uint16 }
+// flowRoute is a flow's route as route-table entries.
+type flowRoute struct{ data, ack wayRoute }
+
+// wayRoute is one direction's route: its table index, first hop and the
+// hops after it.
+type wayRoute struct {
+	id    uint16
+	first int
+	left  uint8
+}
 
 // routeIDs interns a flow's route.
 func (t *routeTable) routeIDs(r Route) (flowRoute, error) {
 	var out flowRoute
 	var err error
-	if out.data, err = t.add(r.Data); err != nil {
+	if out.data, err = t.way(r.Data); err != nil {
 		return out, err
 	}
 	if len(r.Ack) > 0 {
-		out.ack, err = t.add(r.Ack)
+		out.ack, err = t.way(r.Ack)
 	}
 	return out, err
 }
 
+func (t *routeTable) way(hops []int) (wayRoute, error) {
+	id, err := t.add(hops)
+	return wayRoute{id: id, first: hops[0], left: uint8(len(hops) - 1)}, err
+}
+
 // send puts p on the first hop of route r.
-func (n *net) send(now time.Duration, p *packet.Packet, r uint16) {
-	p.Route, p.Hop = r, 0
-	h := n.routes.routes[r][0]
-	st := n.hops[h].stage
+func (n *net) send(now time.Duration, p *packet.Packet, r wayRoute) {
+	p.Route, p.HopsLeft = r.id, r.left
+	st := n.stages[r.first]
 	st.Enqueue(now, p)
-	n.ensure(evHop, h, st.NextEvent())
+	n.ensure(evHop, r.first, st.NextEvent())
 }
 
 // pollHop releases what hop h delivers: each packet goes on to the next hop
@@ -144,11 +156,11 @@ func (n *net) pollHop(now time.Duration, h int) {
 	for p := l.stage.Dequeue(now); p != nil; p = l.stage.Dequeue(now) {
 		l.delivered += int64(p.Size)
 		l.packets++
-		route := n.routes.routes[p.Route]
-		if next := int(p.Hop) + 1; next < len(route) {
-			p.Hop = uint8(next)
-			nh := route[next]
-			st := n.hops[nh].stage
+		if p.HopsLeft > 0 {
+			route := n.routes.routes[p.Route]
+			nh := route[len(route)-int(p.HopsLeft)]
+			p.HopsLeft--
+			st := n.stages[nh]
 			st.Enqueue(now, p)
 			n.ensure(evHop, nh, st.NextEvent())
 			continue

@@ -111,7 +111,7 @@ func BenchmarkRoute3Hops(b *testing.B) {
 	send := func() {
 		p := n.pool.Get()
 		p.Kind, p.Size, p.SentAt = packet.Probe, 100, n.loop.Now()
-		n.sendData(n.loop.Now(), p)
+		n.send(n.loop.Now(), p, n.flows[0].route.data)
 		n.loop.RunUntil(n.loop.Now() + time.Millisecond)
 	}
 	send() // the delay histogram's buckets
