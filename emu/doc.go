@@ -10,7 +10,9 @@
 // simulator, with the reconfiguration schedule at the real UTC minute of
 // the run's epoch. FromSpec turns a simulator spec (a scenario file) into a
 // Run: kernel TCP where the kernel has the algorithm (KernelCCA), leolab's
-// transport over UDP otherwise, CBR probes.
+// transport over UDP otherwise, CBR probes. A topology runs live only when
+// every flow crosses the same links (as those links in series); the pump
+// cannot route by scenario flow (topology.go).
 //
 // The pump measures its own instrument: the release-time error of every
 // packet (how late it was written relative to its stage's due time), the

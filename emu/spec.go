@@ -47,6 +47,12 @@ func FromSpec(spec netsim.Spec, opt SpecOptions) (RunConfig, error) {
 	if err := spec.Validate(); err != nil {
 		return RunConfig{}, fmt.Errorf("emu: %w", err)
 	}
+	if spec.Hops != nil { // a topology (topology.go)
+		var err error
+		if spec.Forward, spec.Reverse, err = topologyLinks(spec); err != nil {
+			return RunConfig{}, fmt.Errorf("emu: %w", err)
+		}
+	}
 	dir := Downlink
 	if spec.Direction == Uplink {
 		dir = Uplink

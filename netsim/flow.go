@@ -18,6 +18,11 @@ type flow struct {
 	spec *FlowSpec
 
 	started bool
+	// route is what the flow's packets take now; moves are the routes it
+	// switches to at its spec's Moves times, nextMove the next of them.
+	route    flowRoute
+	moves    []flowRoute
+	nextMove int
 	// TCP
 	snd  *transport.Sender
 	rcv  *transport.Receiver
@@ -103,14 +108,14 @@ func (f *flow) pollSender(now time.Duration) {
 		return
 	}
 	for p := f.snd.Next(now); p != nil; p = f.snd.Next(now) {
-		f.n.sendData(now, p)
+		f.n.send(now, p, f.route.data)
 	}
 	f.n.ensure(evSender, f.idx, f.snd.NextWake())
 }
 
 func (f *flow) pollReceiver(now time.Duration) {
 	for a := f.rcv.Next(now); a != nil; a = f.rcv.Next(now) {
-		f.n.sendAck(now, a)
+		f.n.send(now, a, f.route.ack)
 	}
 	f.n.ensure(evReceiver, f.idx, f.rcv.NextWake())
 }
@@ -154,7 +159,7 @@ func (f *flow) sendCBR(now time.Duration) {
 		f.records = append(f.records, probeRecord{sent: now})
 	}
 	f.cbrSent++
-	f.n.sendData(now, p)
+	f.n.send(now, p, f.route.data)
 	f.n.ensure(evCBR, f.idx, now+f.cbrGap)
 }
 

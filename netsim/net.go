@@ -14,12 +14,12 @@ import (
 const (
 	evSender = iota
 	evReceiver
-	evForward
-	evReverse
+	evHop
 	evAckDelay
 	evStart
 	evCBR
 	evInterval
+	evMove
 	evKinds
 	evBits = 4
 )
@@ -35,7 +35,11 @@ type net struct {
 	loop *sim.Loop
 	pool packet.Pool
 
-	fwd, rev      *linkState
+	// hops are the run's one-way links: Spec.Hops, or Forward (0) and
+	// Reverse (1); routes are the paths over them packets take.
+	hops          []*linkState
+	stages        []link.Stage // hops[i].stage, for the per-packet path
+	routes        routeTable
 	flows         []*flow
 	ackDelays     []*link.Delay // per flow, nil without ExtraDelay
 	wakes         [evKinds][]wake
@@ -44,16 +48,29 @@ type net struct {
 
 func newNet(spec *Spec) (*net, error) {
 	n := &net{spec: spec, loop: sim.NewLoop()}
-	var err error
-	if n.fwd, err = newLinkState(spec.Forward, "forward"); err != nil {
-		return nil, err
+	hops, roles := spec.Hops, []string(nil)
+	if hops == nil {
+		hops, roles = []LinkSpec{spec.Forward, spec.Reverse}, []string{"forward", "reverse"}
 	}
-	if n.rev, err = newLinkState(spec.Reverse, "reverse"); err != nil {
-		return nil, err
+	for i, ls := range hops {
+		role := fmt.Sprintf("hops[%d]", i)
+		if roles != nil {
+			role = roles[i]
+		}
+		st, err := newLinkState(ls, role)
+		if err != nil {
+			return nil, err
+		}
+		st.net = n
+		n.hops = append(n.hops, st)
+		n.stages = append(n.stages, st.stage)
 	}
-	n.fwd.net, n.rev.net = n, n
 	for i := range evKinds {
-		n.wakes[i] = make([]wake, len(spec.Flows))
+		size := len(spec.Flows)
+		if i == evHop {
+			size = len(n.hops)
+		}
+		n.wakes[i] = make([]wake, size)
 		for j := range n.wakes[i] {
 			n.wakes[i][j].at = sim.Never
 		}
@@ -62,6 +79,9 @@ func newNet(spec *Spec) (*net, error) {
 	for i := range spec.Flows {
 		f, err := newFlow(n, i, &spec.Flows[i])
 		if err != nil {
+			return nil, fmt.Errorf("flows[%d]: %w", i, err)
+		}
+		if err := n.routeFlow(f); err != nil {
 			return nil, fmt.Errorf("flows[%d]: %w", i, err)
 		}
 		n.flows = append(n.flows, f)
@@ -98,6 +118,9 @@ func (n *net) Fire(now time.Duration, a int) {
 	case evInterval:
 		n.sample(now)
 		return
+	case evMove:
+		n.flows[idx].move()
+		return
 	}
 	w := &n.wakes[kind][idx]
 	if w.at != now {
@@ -109,10 +132,8 @@ func (n *net) Fire(now time.Duration, a int) {
 		n.flows[idx].pollSender(now)
 	case evReceiver:
 		n.flows[idx].pollReceiver(now)
-	case evForward:
-		n.pollForward(now)
-	case evReverse:
-		n.pollReverse(now)
+	case evHop:
+		n.pollHop(now, idx)
 	case evAckDelay:
 		n.pollAckDelay(now, idx)
 	case evCBR:
@@ -120,50 +141,38 @@ func (n *net) Fire(now time.Duration, a int) {
 	}
 }
 
-// sendData puts a data or probe packet on the forward link.
-func (n *net) sendData(now time.Duration, p *packet.Packet) {
-	if n.spec.Tap != nil {
-		n.spec.Tap.Packet(now, SenderOut, p)
+// deliverAck hands an ACK at the end of its route to its sender, through
+// the flow's extra delay if it has one.
+func (n *net) deliverAck(now time.Duration, p *packet.Packet) {
+	if d := n.ackDelays[p.Flow]; d != nil {
+		d.Enqueue(now, p)
+		n.ensure(evAckDelay, int(p.Flow), d.NextEvent())
+		return
 	}
-	n.fwd.stage.Enqueue(now, p)
-	n.ensure(evForward, 0, n.fwd.stage.NextEvent())
+	n.flows[p.Flow].ack(now, p)
+	n.pool.Put(p)
 }
 
-// sendAck puts an ACK on the reverse link.
-func (n *net) sendAck(now time.Duration, p *packet.Packet) {
-	if n.spec.Tap != nil {
-		n.spec.Tap.Packet(now, ReceiverOut, p)
+// routeFlow interns a flow's route and moves, and schedules the moves.
+func (n *net) routeFlow(f *flow) error {
+	fs := f.spec
+	var err error
+	if n.spec.Hops == nil { // data over Forward (hop 0), ACKs over Reverse (1)
+		f.route, err = n.routes.routeIDs(Route{Data: []int{0}, Ack: []int{1}})
+		return err
 	}
-	n.rev.stage.Enqueue(now, p)
-	n.ensure(evReverse, 0, n.rev.stage.NextEvent())
-}
-
-func (n *net) pollForward(now time.Duration) {
-	for p := n.fwd.stage.Dequeue(now); p != nil; p = n.fwd.stage.Dequeue(now) {
-		n.fwd.delivered += int64(p.Size)
-		n.fwd.packets++
-		if n.spec.Tap != nil {
-			n.spec.Tap.Packet(now, ReceiverIn, p)
+	if f.route, err = n.routes.routeIDs(fs.Route); err != nil {
+		return err
+	}
+	for _, m := range fs.Moves {
+		r, err := n.routes.routeIDs(m.Route)
+		if err != nil {
+			return err
 		}
-		n.flows[p.Flow].arrive(now, p)
-		n.pool.Put(p)
+		f.moves = append(f.moves, r)
+		n.loop.Schedule(m.At, n, arg(evMove, f.idx))
 	}
-	n.ensure(evForward, 0, n.fwd.stage.NextEvent())
-}
-
-func (n *net) pollReverse(now time.Duration) {
-	for p := n.rev.stage.Dequeue(now); p != nil; p = n.rev.stage.Dequeue(now) {
-		n.rev.delivered += int64(p.Size)
-		n.rev.packets++
-		if d := n.ackDelays[p.Flow]; d != nil {
-			d.Enqueue(now, p)
-			n.ensure(evAckDelay, int(p.Flow), d.NextEvent())
-			continue
-		}
-		n.flows[p.Flow].ack(now, p)
-		n.pool.Put(p)
-	}
-	n.ensure(evReverse, 0, n.rev.stage.NextEvent())
+	return nil
 }
 
 func (n *net) pollAckDelay(now time.Duration, idx int) {
@@ -178,6 +187,7 @@ func (n *net) pollAckDelay(now time.Duration, idx int) {
 // linkState is one direction of the path with its counters.
 type linkState struct {
 	name      string
+	hop, dir  string
 	stage     link.Stage
 	net       *net
 	drops     [link.NumDropCauses]int64
@@ -196,7 +206,7 @@ type linkSample struct {
 }
 
 func newLinkState(ls LinkSpec, role string) (*linkState, error) {
-	st := &linkState{name: ls.Name}
+	st := &linkState{name: ls.Name, hop: ls.Hop, dir: ls.Direction}
 	if st.name == "" {
 		st.name = role
 	}

@@ -24,13 +24,15 @@ func (n *net) result() *result.Result {
 			BaseRTTMs: ms(s.BaseRTT),
 		},
 	}
-	if len(n.fwd.samples) > 0 {
-		res.Path.RateMbps = n.fwd.samples[0].snap.RateBps / 1e6
+	if first := n.hops[0].samples; len(first) > 0 {
+		res.Path.RateMbps = first[0].snap.RateBps / 1e6
 	}
 	for _, f := range n.flows {
 		res.Flows = append(res.Flows, f.result(s.Duration))
 	}
-	res.Links = []result.Link{n.fwd.result(), n.rev.result()}
+	for _, h := range n.hops {
+		res.Links = append(res.Links, h.result())
+	}
 	res.Fairness = fairness(res.Flows, n.fairnessFrom(), s.Duration)
 	return res
 }
@@ -132,6 +134,8 @@ func DropCounts(d *[link.NumDropCauses]int64) result.Drops {
 func (l *linkState) result() result.Link {
 	out := result.Link{
 		Name:      l.name,
+		Hop:       l.hop,
+		Direction: l.dir,
 		Delivered: l.delivered,
 		Drops:     DropCounts(&l.drops),
 	}

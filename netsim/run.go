@@ -43,17 +43,28 @@ func RunProgress(spec Spec, progress Progress) (*result.Result, error) {
 	res := n.result()
 	res.Instrument = map[string]float64{
 		"events":            float64(n.loop.Fired()),
-		"packets_delivered": float64(n.fwd.packets + n.rev.packets),
+		"packets_delivered": float64(n.packetsDelivered()),
 		"packets_allocated": float64(n.pool.Allocated),
 	}
 	return res, nil
 }
 
 func (n *net) lastSample() time.Duration {
-	if len(n.fwd.samples) == 0 {
+	s := n.hops[0].samples
+	if len(s) == 0 {
 		return 0
 	}
-	return n.fwd.samples[len(n.fwd.samples)-1].t
+	return s[len(s)-1].t
+}
+
+// packetsDelivered counts the packets every hop released (a packet that
+// crosses three hops counts three times).
+func (n *net) packetsDelivered() int64 {
+	var sum int64
+	for _, h := range n.hops {
+		sum += h.packets
+	}
+	return sum
 }
 
 // sample records one interval of every flow and link.
@@ -62,8 +73,9 @@ func (n *net) sample(now time.Duration) {
 		for _, f := range n.flows {
 			f.sample(now)
 		}
-		n.fwd.sample(now)
-		n.rev.sample(now)
+		for _, h := range n.hops {
+			h.sample(now)
+		}
 	}
 	if next := now + n.spec.Interval; next <= n.spec.Duration {
 		n.loop.Schedule(next, n, arg(evInterval, 0))

@@ -23,6 +23,10 @@ type Spec struct {
 	// carries ACKs back. Build receives the DropFunc the link must report
 	// drops to.
 	Forward, Reverse LinkSpec
+	// Hops, when set, replace Forward and Reverse with a topology: one-way
+	// links (either direction), each flow's Route naming the ones its data
+	// and its ACKs cross (route.go).
+	Hops []LinkSpec
 
 	Flows []FlowSpec
 
@@ -45,8 +49,11 @@ type Spec struct {
 
 // LinkSpec builds one direction of the path.
 type LinkSpec struct {
-	Name  string
-	Build func(drop link.DropFunc) (link.Stage, error)
+	Name string
+	// Hop and Direction label a topology's link in the result
+	// (result.Link).
+	Hop, Direction string
+	Build          func(drop link.DropFunc) (link.Stage, error)
 	// Timed says the link changes with run time (a schedule, a replayed
 	// path): a live engine must give its stages the flows' time axis.
 	Timed bool
@@ -84,6 +91,10 @@ type FlowSpec struct {
 	// Record keeps a per-packet record (send time, one-way delay or loss)
 	// of a CBR flow in the result.
 	Record bool
+	// Route and Moves place the flow on Spec.Hops (route.go); unset
+	// without Hops, where data takes Forward and ACKs Reverse.
+	Route Route
+	Moves []Move
 }
 
 // Validate checks a spec before anything runs.
@@ -95,9 +106,10 @@ func (s *Spec) Validate() error {
 	if err := quantity.Interval(s.Interval, max(s.Duration, quantity.MinInterval)); err != nil {
 		errs = append(errs, fmt.Errorf("interval: %w", err)) // 1 ns: a record per flow per ns
 	}
-	if s.Forward.Build == nil || s.Reverse.Build == nil {
+	if s.Hops == nil && (s.Forward.Build == nil || s.Reverse.Build == nil) {
 		errs = append(errs, errors.New("path: forward and reverse links are required"))
 	}
+	errs = append(errs, s.validateRoutes()...)
 	if len(s.Flows) == 0 {
 		errs = append(errs, errors.New("flows: at least one flow is required"))
 	}

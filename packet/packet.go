@@ -65,6 +65,13 @@ func (b Block) Len() uint64 { return b.End - b.Start }
 type Packet struct {
 	Flow FlowID
 	Kind Kind
+	// HopsLeft and Route place the packet on its path in an engine that
+	// routes (netsim): Route indexes the run's route table, fixed when the
+	// packet enters the network, and HopsLeft counts the hops after the one
+	// it is on (0: the route ends there, no table lookup). They fit in the
+	// padding after Kind.
+	HopsLeft uint8
+	Route    uint16
 	// Host names the sending host, for queues that share a link fairly
 	// among hosts (CAKE's host isolation); 0 when unknown.
 	Host uint32

@@ -78,7 +78,12 @@ type Interval struct {
 
 // Link is one link's outcome.
 type Link struct {
-	Name      string       `json:"name"`
+	Name string `json:"name"`
+	// Hop and Direction, in a run over a topology (scenario links:),
+	// name the scenario link this is one direction of: forward carries
+	// data, reverse ACKs.
+	Hop       string       `json:"hop,omitempty"`
+	Direction string       `json:"direction,omitempty"`
 	Drops     Drops        `json:"drops"`
 	Delivered int64        `json:"delivered_bytes"`
 	Intervals []LinkSample `json:"intervals"`

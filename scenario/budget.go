@@ -68,7 +68,11 @@ func (s *Scenario) Budget() Budget {
 		}
 	}
 	b.Bytes += float64(flows) * (flowBytes + intervals*flowIntervalBytes)
-	b.Bytes += runLinks * intervals * linkIntervalBytes
+	links := runLinks
+	if s.Links != nil {
+		links = 2 * len(s.Links) // each link's two directions
+	}
+	b.Bytes += float64(links) * intervals * linkIntervalBytes
 	// TCP flows together move at most what the bottleneck serves.
 	b.Packets += s.bottleneckBps() / 8 / budgetPacketBytes * ackFactor * dur
 	return b
@@ -77,6 +81,9 @@ func (s *Scenario) Budget() Budget {
 // bottleneckBps is the most the data direction serves: the fixed rate, or
 // the highest its schedule sets, or the Starlink direction's full allocation.
 func (s *Scenario) bottleneckBps() float64 {
+	if s.Links != nil {
+		return s.topologyRateBps()
+	}
 	if r, ok := s.traceRateBps(); ok {
 		return r
 	}

@@ -37,6 +37,11 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 		s.starlinkPath(&spec)
 	case ProfileTrace:
 		s.tracePathSpec(&spec)
+	case "": // no path profile: links, a topology
+		if s.Links == nil {
+			return spec, fmt.Errorf("scenario has neither path nor links")
+		}
+		s.topologySpec(&spec)
 	default:
 		return spec, fmt.Errorf("path.profile %q: no simulator path builder", s.Path.Profile)
 	}
@@ -56,6 +61,9 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 				fs.RateBps = f.RateBps
 				fs.PacketSize = f.PacketSize
 				fs.Record = f.Record
+			}
+			if s.Links != nil {
+				fs.Route, fs.Moves = s.netsimRoute(f)
 			}
 			spec.Flows = append(spec.Flows, fs)
 		}

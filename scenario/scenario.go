@@ -31,7 +31,9 @@ type Scenario struct {
 	// measurement's or a live run's timing.
 	EpochUTC time.Time
 	Path     Path
-	Flows    []Flow
+	// Links, when set instead of Path, are a topology (topology.go).
+	Links []Hop
+	Flows []Flow
 
 	lines    map[string]int           // field path → line in File, for errors
 	starlink *profile.StarlinkProfile // resolved by Validate for profile starlink
@@ -99,6 +101,10 @@ type Flow struct {
 	RateBps    float64 // cbr
 	PacketSize int     // cbr
 	Record     bool    // cbr: per-packet records in the result
+	// Route names the links the flow crosses (with Links) and Moves
+	// re-route it during the run (topology.go).
+	Route []string
+	Moves []Move
 }
 
 // Starlink returns the resolved Starlink profile of a validated scenario

@@ -17,7 +17,7 @@ func (d *decoder) scenario(root *yaml.Node) *Scenario {
 	}
 	doc := root.Content[0]
 	var have = map[string]bool{}
-	d.fields(doc, "", []string{"version", "name", "duration", "seed", "epoch_utc", "interval", "path", "flows"}, func(k string, v *yaml.Node) {
+	d.fields(doc, "", []string{"version", "name", "duration", "seed", "epoch_utc", "interval", "path", "links", "flows"}, func(k string, v *yaml.Node) {
 		have[k] = true
 		switch k {
 		case "version":
@@ -46,6 +46,8 @@ func (d *decoder) scenario(root *yaml.Node) *Scenario {
 			}
 		case "path":
 			s.Path = d.path(v)
+		case "links":
+			s.Links = d.links(v)
 		case "flows":
 			s.Flows = d.flows(v)
 		}
@@ -53,9 +55,15 @@ func (d *decoder) scenario(root *yaml.Node) *Scenario {
 	for _, req := range []struct{ field, hint string }{
 		{"version", "version: 1"},
 		{"duration", "a positive duration such as duration: 60s"},
-		{"path", "a path such as {profile: fixed, rate: 100Mbps, rtt: 50ms}"},
+		{"path", "a path such as {profile: fixed, rate: 100Mbps, rtt: 50ms}, or links: (a topology)"},
 		{"flows", "a list such as [{cca: cubic}]"},
 	} {
+		if req.field == "path" && have["links"] {
+			if have["path"] {
+				d.fail(doc, "path", "give path (one link) or links (a topology), not both")
+			}
+			continue
+		}
 		if d.err == nil && !have[req.field] {
 			d.fail(doc, req.field, "missing (needs %s)", req.hint)
 		}
@@ -98,19 +106,26 @@ func (d *decoder) path(n *yaml.Node) Path {
 		case "trace":
 			p.Trace = d.tracePath(v, f)
 		case "reverse":
-			d.fields(v, f, []string{"rate", "queue", "loss"}, func(k string, v *yaml.Node) {
-				switch k {
-				case "rate":
-					p.Reverse.RateBps = d.rate(v, f+".rate")
-				case "queue":
-					p.Reverse.Queue = d.queue(v, f+".queue")
-				case "loss":
-					p.Reverse.Loss = d.float(v, f+".loss")
-				}
-			})
+			p.Reverse = d.reverse(v, f)
 		}
 	})
 	return p
+}
+
+// reverse reads the ACK direction of a fixed link.
+func (d *decoder) reverse(n *yaml.Node, f string) Reverse {
+	var r Reverse
+	d.fields(n, f, []string{"rate", "queue", "loss"}, func(k string, v *yaml.Node) {
+		switch k {
+		case "rate":
+			r.RateBps = d.rate(v, f+".rate")
+		case "queue":
+			r.Queue = d.queue(v, f+".queue")
+		case "loss":
+			r.Loss = d.float(v, f+".loss")
+		}
+	})
+	return r
 }
 
 func (d *decoder) queue(n *yaml.Node, path string) Queue {
@@ -189,7 +204,7 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 	for i, fn := range n.Content {
 		path := "flows[" + strconv.Itoa(i) + "]"
 		f := Flow{Count: 1}
-		d.fields(fn, path, []string{"cca", "params", "start", "stop", "count", "bytes", "sndbuf", "extra_rtt", "rate", "packet_size", "record"}, func(k string, v *yaml.Node) {
+		d.fields(fn, path, []string{"cca", "params", "start", "stop", "count", "bytes", "sndbuf", "extra_rtt", "rate", "packet_size", "record", "path", "moves"}, func(k string, v *yaml.Node) {
 			fp := path + "." + k
 			switch k {
 			case "cca":
@@ -223,6 +238,10 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 				f.PacketSize = int(d.integer(v, fp))
 			case "record":
 				f.Record = d.boolean(v, fp)
+			case "path":
+				f.Route = d.route(v, fp)
+			case "moves":
+				f.Moves = d.moves(v, fp)
 			}
 		})
 		if d.err == nil && f.CCA == "" {

@@ -123,9 +123,18 @@ func (p *Path) timeVarying() bool { return len(p.Schedule) > 0 || p.DelayFile !=
 // path and reads the delay file (and its handover-error file).
 func (s *Scenario) validateTimeVarying(fail failFunc) error {
 	p := &s.Path
+	if err := s.validateSchedule("path.schedule", p.Schedule, fail); err != nil {
+		return err
+	}
+	return s.validateDelayFile(fail)
+}
+
+// validateSchedule checks the changes of a schedule at field (path.schedule
+// or links[i].schedule).
+func (s *Scenario) validateSchedule(field string, sched []Change, fail failFunc) error {
 	prevEnd, prevAt := time.Duration(0), -1
-	for i, c := range p.Schedule {
-		at := "path.schedule[" + strconv.Itoa(i) + "]"
+	for i, c := range sched {
+		at := field + "[" + strconv.Itoa(i) + "]"
 		switch {
 		case c.At < 0:
 			return fail(at+".at", "missing or negative: every change needs at, a time in [0, duration %v)", s.Duration)
@@ -136,8 +145,8 @@ func (s *Scenario) validateTimeVarying(fail failFunc) error {
 		case !c.HasRate && !c.HasRTT && !c.HasLoss:
 			return fail(at, "changes nothing: set rate, rtt or loss (allowed fields: %s)", strings.Join(scheduleFields, ", "))
 		case prevAt >= 0 && c.At < prevEnd:
-			return fail(at+".at", "%v: before the previous change (line %d) ends at %v; entries must be in time order, each after the previous one's ramp", c.At, s.lines["path.schedule["+strconv.Itoa(prevAt)+"]"], prevEnd)
-		case prevAt >= 0 && c.At == p.Schedule[prevAt].At:
+			return fail(at+".at", "%v: before the previous change (line %d) ends at %v; entries must be in time order, each after the previous one's ramp", c.At, s.lines[field+"["+strconv.Itoa(prevAt)+"]"], prevEnd)
+		case prevAt >= 0 && c.At == sched[prevAt].At:
 			return fail(at+".at", "%v: the same time as the previous change; put both in one entry", c.At)
 		}
 		if c.HasRate {
@@ -157,6 +166,13 @@ func (s *Scenario) validateTimeVarying(fail failFunc) error {
 		}
 		prevAt, prevEnd = i, c.At+c.Ramp
 	}
+	return nil
+}
+
+// validateDelayFile checks path.delay_file and reads the file (and its
+// handover-error file).
+func (s *Scenario) validateDelayFile(fail failFunc) error {
+	p := &s.Path
 	df := p.DelayFile
 	if df == nil {
 		return nil

@@ -22,8 +22,18 @@ type profiles struct {
 
 func (s *Scenario) profiles() profiles {
 	p := s.Path
+	out := scheduleProfiles(p.RateBps, p.RTT, p.Loss, p.Schedule)
+	if s.pathLog != nil {
+		out.path, out.outages = s.pathLog.Delay(p.DelayFile.Offset, p.DelayFile.HandoverOutage)
+	}
+	return out
+}
+
+// scheduleProfiles are the rate, half-rtt and loss profiles of a fixed
+// link's initial values and schedule.
+func scheduleProfiles(rateBps float64, rtt time.Duration, lossP float64, sched []Change) profiles {
 	var rate, half, loss []schedule.Change
-	for _, c := range p.Schedule {
+	for _, c := range sched {
 		if c.HasRate {
 			rate = append(rate, schedule.Change{At: c.At, Ramp: c.Ramp, Value: c.RateBps})
 		}
@@ -35,12 +45,9 @@ func (s *Scenario) profiles() profiles {
 		}
 	}
 	var out profiles
-	out.rate = mustProfile(p.RateBps, rate)
-	out.half = mustProfile(p.RTT.Seconds()/2, half)
-	out.loss = mustProfile(p.Loss, loss)
-	if s.pathLog != nil {
-		out.path, out.outages = s.pathLog.Delay(p.DelayFile.Offset, p.DelayFile.HandoverOutage)
-	}
+	out.rate = mustProfile(rateBps, rate)
+	out.half = mustProfile(rtt.Seconds()/2, half)
+	out.loss = mustProfile(lossP, loss)
 	return out
 }
 

@@ -31,7 +31,11 @@ func (s *Scenario) Validate() error {
 	if err := quantity.Interval(s.Interval, s.Duration); err != nil {
 		return fail("interval", "%v", err)
 	}
-	if err := s.validatePath(fail); err != nil {
+	validatePath := s.validatePath
+	if s.Links != nil {
+		validatePath = s.validateTopology
+	}
+	if err := validatePath(fail); err != nil {
 		return err
 	}
 	if len(s.Flows) == 0 {
@@ -47,7 +51,7 @@ func (s *Scenario) Validate() error {
 	if total > MaxFlows {
 		return fail("flows", "%d flows in all (the sum of every entry's count): at most %d", total, MaxFlows)
 	}
-	return nil
+	return s.validateRoutes(fail)
 }
 
 type failFunc func(field, format string, args ...any) error

@@ -281,6 +281,9 @@ func (f *emuFlags) configFlows(cmd *cobra.Command) (emu.RunConfig, error) {
 // scenarioRun translates a scenario into a live run; a Starlink path is
 // rebuilt on the wall clock (emu.StarlinkPath).
 func scenarioRun(sc *scenario.Scenario, own bool) (emu.RunConfig, error) {
+	if err := sc.SharedPath(); err != nil { // a topology the pump cannot route
+		return emu.RunConfig{}, badInput("%v", err)
+	}
 	spec, err := sc.Spec()
 	if err != nil {
 		return emu.RunConfig{}, err
