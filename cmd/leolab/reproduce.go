@@ -110,36 +110,48 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	runs, err := c.Expand()
-	if err != nil {
-		return usageError{err}
-	}
-	if f.out == "" {
-		f.out = "reproduce-quick"
-		if f.full {
-			f.out = "reproduce-full"
-		}
-	}
-	if f.exec.store == "" {
-		f.exec.store = filepath.Join(f.out, "store.db")
-	}
-	if err := mkdirAll(f.out); err != nil {
-		return err
-	}
-	st, err := openStore(f.exec.store, "", false)
+	runs, st, err := runCampaignIn(cmd, f, c, "reproduce")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sum, err := executeCampaign(cmd, runs, st, &f.exec)
-	printSummary(cmd.OutOrStdout(), c, st, sum)
-	if err != nil {
-		return err
-	}
 	extra, err := reproduce000Sections(cmd, f, runs, st)
 	if err != nil {
 		return err
 	}
 	return writeReport(cmd, reportJob{c: c, runs: runs, st: st, dir: f.out, notes: warnings, extra: extra,
 		title: "leolab reproduce: seed 000 on simulated Starlink, side by side with the real measurements"})
+}
+
+// runCampaignIn expands c and runs it into f.out (default PREFIX-quick or
+// PREFIX-full) with its store there unless --store names one, printing the
+// summary. The caller closes the store.
+func runCampaignIn(cmd *cobra.Command, f *reproduceFlags, c *campaign.Campaign, prefix string) ([]campaign.Run, *campaign.Store, error) {
+	runs, err := c.Expand()
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	if f.out == "" {
+		f.out = prefix + "-quick"
+		if f.full {
+			f.out = prefix + "-full"
+		}
+	}
+	if f.exec.store == "" {
+		f.exec.store = filepath.Join(f.out, "store.db")
+	}
+	if err := mkdirAll(f.out); err != nil {
+		return nil, nil, err
+	}
+	st, err := openStore(f.exec.store, "", false)
+	if err != nil {
+		return nil, nil, err
+	}
+	sum, err := executeCampaign(cmd, runs, st, &f.exec)
+	printSummary(cmd.OutOrStdout(), c, st, sum)
+	if err != nil {
+		st.Close()
+		return nil, nil, err
+	}
+	return runs, st, nil
 }

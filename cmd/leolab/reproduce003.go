@@ -31,32 +31,11 @@ func runReproduce003(cmd *cobra.Command, f *reproduceFlags) error {
 	if err != nil {
 		return usageError{err}
 	}
-	runs, err := c.Expand()
-	if err != nil {
-		return usageError{err}
-	}
-	if f.out == "" {
-		f.out = "reproduce-003-quick"
-		if f.full {
-			f.out = "reproduce-003-full"
-		}
-	}
-	if f.exec.store == "" {
-		f.exec.store = filepath.Join(f.out, "store.db")
-	}
-	if err := mkdirAll(f.out); err != nil {
-		return err
-	}
-	st, err := openStore(f.exec.store, "", false)
+	runs, st, err := runCampaignIn(cmd, f, c, "reproduce-003")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sum, err := executeCampaign(cmd, runs, st, &f.exec)
-	printSummary(cmd.OutOrStdout(), c, st, sum)
-	if err != nil {
-		return err
-	}
 	ctx := cmd.Context()
 	sim, err := paper003.SimFlows(ctx, st, runs)
 	if err != nil {
