@@ -199,6 +199,9 @@ func (c *Campaign) scenarioText(r *Run) (string, error) {
 			doc.Flows = append(doc.Flows, fm)
 		}
 	}
+	if err := c.jitterFlows(doc.Flows, r.Seed); err != nil {
+		return "", err
+	}
 	if len(r.Sweep) > 0 {
 		if err := c.sweepDoc(&doc, r); err != nil {
 			return "", err

@@ -141,7 +141,7 @@ func (d *decoder) list(n *yaml.Node, path string) []string {
 // that is a typo, not a campaign.
 const maxRuns = 10000
 
-var topFields = []string{"version", "name", "engine", "duration", "interval", "runs", "seed", "seeds", "template", "axes", "sweep"}
+var topFields = []string{"version", "name", "engine", "duration", "interval", "runs", "seed", "seeds", "template", "axes", "sweep", "start_jitter"}
 
 func (d *decoder) campaign(root *yaml.Node) *Campaign {
 	c := &Campaign{Engine: DefaultEngine, Interval: DefaultInterval}
@@ -181,6 +181,10 @@ func (d *decoder) campaign(root *yaml.Node) *Campaign {
 			c.Axes = d.axes(v)
 		case "sweep":
 			c.Sweep = d.sweep(v)
+		case "start_jitter":
+			if c.StartJitter = d.duration(v, k); d.err == nil && c.StartJitter > maxStartJitter {
+				d.fail(v, k, "%v: at most %v (a later start belongs in the flow's start)", c.StartJitter, maxStartJitter)
+			}
 		}
 	})
 	for _, req := range []string{"version", "duration", "axes"} {

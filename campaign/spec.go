@@ -52,6 +52,9 @@ type Campaign struct {
 	Axes  Axes
 	// Sweep lists the swept scenario fields, in file order (sweep.go).
 	Sweep []Sweep
+	// StartJitter moves every flow's start by a seed-drawn offset in
+	// [0, StartJitter) (jitter.go); 0: none.
+	StartJitter time.Duration
 
 	lines map[string]int // field path → line in File, for errors
 }

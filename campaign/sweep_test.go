@@ -238,3 +238,37 @@ sweep: {path.rate: [5Mbps, 20Mbps]}
 		t.Errorf("resume: %+v, %v", sum, err)
 	}
 }
+
+// start_jitter draws every flow's start from the seed: the same seed gives
+// the same offsets, another seed others, each within [0, jitter) of the
+// template's start.
+func TestStartJitter(t *testing.T) {
+	body := strings.Replace(sweepCampaign, "runs: 2", "runs: 2\nstart_jitter: 100ms", 1)
+	runs := mustExpand(t, body)
+	starts := map[uint64][]time.Duration{}
+	for _, r := range runs {
+		sc, err := scenario.Parse("x", []byte(r.Scenario))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []time.Duration
+		for _, f := range sc.Flows {
+			if f.Start < 0 || f.Start >= 100*time.Millisecond {
+				t.Errorf("%s: start %v outside [0, 100ms)", r.Name(), f.Start)
+			}
+			got = append(got, f.Start)
+		}
+		if prev, ok := starts[r.Seed]; ok && (prev[0] != got[0] || prev[1] != got[1]) {
+			t.Errorf("seed %d: starts %v then %v", r.Seed, prev, got)
+		}
+		starts[r.Seed] = got
+	}
+	if starts[1][0] == starts[2][0] || starts[1][0] == starts[1][1] {
+		t.Errorf("offsets do not depend on seed and flow: %v", starts)
+	}
+	c, err := Parse("j.yaml", []byte(strings.Replace(body, "100ms", "1h", 1)))
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Field != "start_jitter" || c != nil {
+		t.Errorf("1h jitter: %v", err)
+	}
+}
