@@ -152,7 +152,7 @@ func (d *Data) findings() []finding {
 		out = append(out, finding{
 			claim:   "(5) AQM at bottlenecks can restore fairness and boost efficiency.",
 			verdict: verdict(checks...),
-			numbers: fmt.Sprintf("Goodput ratio at 50 vs 200 ms (Fig. 9a): %s. Five CUBIC flows (Fig. 9c): FQ-CoDel aggregate %s of the link at %s× the base RTT, Jain %s; drop-tail %s at %s×, Jain %s.",
+			numbers: fmt.Sprintf("Goodput ratio of the 50 ms and 200 ms flows (Fig. 9a against Fig. 5): %s. Five CUBIC flows (Fig. 9c): FQ-CoDel aggregate %s of the link at %s× the base RTT, Jain %s; drop-tail %s at %s×, Jain %s.",
 				strings.Join(parts, "; "), d.f("fig9c.agg.cubic.fq_codel", 3), d.f("fig9c.infl.cubic.fq_codel", 2), d.f("fig9c.jain.cubic.fq_codel", 3),
 				d.f("fig9c.agg.cubic.droptail", 3), d.f("fig9c.infl.cubic.droptail", 2), d.f("fig9c.jain.cubic.droptail", 3)),
 		})
