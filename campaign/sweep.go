@@ -154,9 +154,43 @@ func nodeLabel(n *yaml.Node) string {
 	return strings.TrimSpace(string(b))
 }
 
+// maxCampaignRuns bounds the runs one campaign expands to: the full
+// seed-000 study is 2 400 and seed 002's 860; a product of sweeps beyond
+// this is a mistake, and expanding it would take the machine's memory.
+const maxCampaignRuns = 200000
+
+// runCount is the number of runs the campaign expands to, saturating at
+// maxCampaignRuns+1.
+func (c *Campaign) runCount() int {
+	n := 1
+	mul := func(k int) {
+		if k > 0 {
+			n = min(n*k, maxCampaignRuns+1) // both factors ≤ 2e5: no overflow
+		}
+	}
+	mul(len(c.Seeds))
+	mul(len(c.Axes.Kind))
+	mul(len(c.Axes.Direction))
+	mul(len(c.Axes.City))
+	if !contains(c.Axes.Kind, Concurrent) || len(c.Axes.Kind) > 1 {
+		mul(len(c.Axes.CCA))
+	}
+	for _, s := range c.Sweep {
+		mul(len(s.Values))
+	}
+	return n
+}
+
 // validateSweep checks what the decoder could not: fields that other parts
-// of the campaign own, and repeated values.
+// of the campaign own, repeated values and the size of the product.
 func (c *Campaign) validateSweep() error {
+	if n := c.runCount(); n > maxCampaignRuns {
+		field := "sweep"
+		if len(c.Sweep) == 0 {
+			field = "axes"
+		}
+		return c.fail(field, "more than %d runs (seeds × axes × sweep values): split the campaign", maxCampaignRuns)
+	}
 	for _, s := range c.Sweep {
 		f := "sweep." + s.Key
 		switch {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -270,5 +271,27 @@ func TestStartJitter(t *testing.T) {
 	var ce *Error
 	if !errors.As(err, &ce) || ce.Field != "start_jitter" || c != nil {
 		t.Errorf("1h jitter: %v", err)
+	}
+}
+
+// A product of sweeps too large to expand is refused before anything is
+// allocated for it.
+func TestSweepTooManyRuns(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("version: 1\nduration: 5s\nruns: 100\ntemplate: {path: {profile: fixed, rate: 10Mbps, rtt: 20ms}, flows: [{cca: reno}]}\nsweep:\n")
+	for _, k := range []string{"path.rtt", "path.rate", "path.loss"} {
+		b.WriteString("  " + k + ": [")
+		for i := range 100 {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(strings.Repeat("1", 1) + strconv.Itoa(i) + map[string]string{"path.rtt": "ms", "path.rate": "Mbps", "path.loss": "e-6"}[k])
+		}
+		b.WriteString("]\n")
+	}
+	_, err := Parse("big.yaml", []byte(b.String()))
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Field != "sweep" || !strings.Contains(ce.Msg, "more than 200000 runs") {
+		t.Errorf("error %v", err)
 	}
 }
