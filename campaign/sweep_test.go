@@ -3,6 +3,8 @@ package campaign
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leolab/leolab/report"
 	"github.com/leolab/leolab/scenario"
 )
 
@@ -295,3 +298,60 @@ func TestSweepTooManyRuns(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// The sweep section has one row per point with the stored runs' numbers:
+// a lone CUBIC flow per rate (the same runs as TestSweepRunsAndResumes).
+func TestSweepSection(t *testing.T) {
+	body := `version: 1
+duration: 20s
+runs: 2
+start_jitter: 20ms
+template:
+  path: {profile: fixed, rtt: 20ms, rate: 10Mbps, queue: {limit_packets: 50}}
+  flows: [{cca: cubic}]
+sweep: {path.rate: [5Mbps, 20Mbps]}
+`
+	c, err := Parse("r.yaml", []byte(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := c.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenStore(filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ctx := context.Background()
+	if _, err := Execute(ctx, runs, st, Pool{}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	flows, err := st.Flows(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sec, ok := SweepSection(c, runs, flows)
+	if !ok || len(sec.Tables) != 1 || len(sec.Tables[0].Rows) != 2 {
+		t.Fatalf("section %+v", sec)
+	}
+	var csv strings.Builder
+	if err := reportCSV(&csv, &sec.Tables[0]); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(csv.String()), "\n")
+	if !strings.HasPrefix(lines[0], "flows,path_rate,runs,goodput_mbps,goodput_mbps_ci95,jain") {
+		t.Errorf("header %q", lines[0])
+	}
+	for i, rate := range []float64{5, 20} {
+		f := strings.Split(lines[i+1], ",")
+		var got float64
+		fmt.Sscan(f[3], &got)
+		if f[2] != "2" || got < 0.85*rate || got > rate {
+			t.Errorf("row %q: want 2 runs at 0.85–1 × %g Mbit/s", lines[i+1], rate)
+		}
+	}
+}
+
+func reportCSV(w io.Writer, t *report.Table) error { return report.WriteCSV(w, t) }
