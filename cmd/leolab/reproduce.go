@@ -102,6 +102,9 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	if f.quick && f.full {
 		return badInput("reproduce: --quick and --full exclude each other")
 	}
+	if len(f.figures) > 0 {
+		return badInput("reproduce: --figures applies to --paper 002 only")
+	}
 	if err := f.exec.check(cmd); err != nil {
 		return err
 	}
