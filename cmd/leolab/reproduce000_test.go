@@ -68,12 +68,12 @@ func TestReproduce000Figures(t *testing.T) {
 }
 
 // --paper 003 is not built yet and an unknown seed is refused, both as
-// usage errors (--paper 001 belongs to runReproduce001 and its own tests).
+// usage errors (--paper 001 and 002 belong to their own tests).
 func TestReproducePaperValues(t *testing.T) {
 	for _, c := range []struct {
 		paper string
 		want  string
-	}{{"003", "not yet built"}, {"002", "allowed values are 000, 001 and 003"}} {
+	}{{"003", "not yet built"}, {"004", "allowed values are 000, 001, 002 and 003"}} {
 		code, _, errOut := runCLI("reproduce", "--paper", c.paper, "--out", t.TempDir())
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("--paper %s: exit %d, stderr %q; want 2 and %q", c.paper, code, errOut, c.want)
