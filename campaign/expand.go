@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/leolab/leolab/scenario"
 	"go.yaml.in/yaml/v3"
@@ -22,6 +23,8 @@ type Run struct {
 	City      string   `json:"city,omitempty"`
 	Direction string   `json:"direction,omitempty"`
 	Seed      uint64   `json:"seed"`
+	// Sweep is the run's point of the campaign's sweep, in sweep order.
+	Sweep []Setting `json:"sweep,omitempty"`
 	// Scenario is the complete scenario file (YAML, version 1).
 	Scenario string `json:"scenario"`
 
@@ -35,6 +38,7 @@ type scenarioDoc struct {
 	Name     string           `yaml:"name"`
 	Duration string           `yaml:"duration"`
 	Seed     uint64           `yaml:"seed"`
+	EpochUTC string           `yaml:"epoch_utc,omitempty"`
 	Interval string           `yaml:"interval"`
 	Path     map[string]any   `yaml:"path"`
 	Flows    []map[string]any `yaml:"flows"`
@@ -63,10 +67,16 @@ func (c *Campaign) Expand() ([]Run, error) {
 		for ki, kind := range kinds {
 			for di, dir := range orNone(c.Axes.Direction) {
 				for ci, city := range orNone(c.Axes.City) {
-					base := Run{Engine: c.Engine, Kind: kind, City: city, Direction: dir, Seed: seed,
-						origin: []string{fmt.Sprintf("seeds[%d]", si), fmt.Sprintf("axes.kind[%d]", ki),
-							fmt.Sprintf("axes.direction[%d]", di), fmt.Sprintf("axes.city[%d]", ci)}}
-					runs = append(runs, c.kindRuns(base)...)
+					for _, pt := range c.points() {
+						base := Run{Engine: c.Engine, Kind: kind, City: city, Direction: dir, Seed: seed,
+							Sweep: c.settings(pt),
+							origin: []string{fmt.Sprintf("seeds[%d]", si), fmt.Sprintf("axes.kind[%d]", ki),
+								fmt.Sprintf("axes.direction[%d]", di), fmt.Sprintf("axes.city[%d]", ci)}}
+						for i, j := range pt {
+							base.origin = append(base.origin, fmt.Sprintf("sweep.%s[%d]", c.Sweep[i].Key, j))
+						}
+						runs = append(runs, c.kindRuns(base)...)
+					}
 				}
 			}
 		}
@@ -76,6 +86,15 @@ func (c *Campaign) Expand() ([]Run, error) {
 
 // kindRuns makes the runs of one (seed, kind, direction, city).
 func (c *Campaign) kindRuns(base Run) []Run {
+	if c.Flows != nil && len(c.Axes.CCA) == 0 {
+		r := base
+		for _, f := range c.Flows {
+			name, _ := f.(map[string]any)["cca"].(string)
+			r.CCAs = append(r.CCAs, name)
+		}
+		r.origin = append(r.origin, "template.flows")
+		return []Run{r}
+	}
 	if base.Kind == Concurrent {
 		r := base
 		r.CCAs = c.Axes.CCA
@@ -86,6 +105,9 @@ func (c *Campaign) kindRuns(base Run) []Run {
 	for i, name := range c.Axes.CCA {
 		r := base
 		r.CCAs = []string{name}
+		for range len(c.Flows) - 1 { // template flows: every one runs the axis value
+			r.CCAs = append(r.CCAs, name)
+		}
 		r.origin = append(append([]string(nil), base.origin...), fmt.Sprintf("axes.cca[%d]", i))
 		out = append(out, r)
 	}
@@ -103,6 +125,9 @@ func (c *Campaign) finish(runs []Run) error {
 		}
 		sc, err := scenario.Parse(r.Name(), []byte(text))
 		if err != nil {
+			if se := c.sweepError(err); se != nil {
+				return se
+			}
 			return c.fail("template", "run %s: %v", r.Name(), err)
 		}
 		// A campaign has no --force: a run over the budget would take
@@ -143,15 +168,16 @@ func (r *Run) Name() string {
 	if r.Kind == Concurrent {
 		ccas = fmt.Sprintf("%dccas", len(r.CCAs))
 	}
-	parts = append(parts, ccas, fmt.Sprintf("s%d", r.Seed))
+	parts = append(parts, ccas)
+	for _, set := range r.Sweep {
+		parts = append(parts, set.Key+"="+set.Value)
+	}
+	parts = append(parts, fmt.Sprintf("s%d", r.Seed))
 	return strings.Join(parts, "-")
 }
 
 func (c *Campaign) scenarioText(r *Run) (string, error) {
-	path := make(map[string]any, len(c.Path)+2)
-	for k, v := range c.Path {
-		path[k] = v
-	}
+	path := deepCopy(c.Path).(map[string]any)
 	if r.City != "" {
 		path["city"] = r.City
 	}
@@ -160,12 +186,53 @@ func (c *Campaign) scenarioText(r *Run) (string, error) {
 	}
 	doc := scenarioDoc{Version: scenario.Version, Name: r.Name(), Duration: c.Duration.String(),
 		Seed: r.Seed, Interval: c.Interval.String(), Path: path}
-	for _, name := range r.CCAs {
-		doc.Flows = append(doc.Flows, map[string]any{"cca": RegistryName(name)})
+	if c.Flows == nil {
+		for _, name := range r.CCAs {
+			doc.Flows = append(doc.Flows, map[string]any{"cca": RegistryName(name)})
+		}
+	} else {
+		for i, f := range deepCopy(c.Flows).([]any) {
+			fm := f.(map[string]any)
+			if len(c.Axes.CCA) > 0 {
+				fm["cca"] = RegistryName(r.CCAs[i])
+			}
+			doc.Flows = append(doc.Flows, fm)
+		}
+	}
+	if err := c.jitterFlows(doc.Flows, r.Seed); err != nil {
+		return "", err
+	}
+	if len(r.Sweep) > 0 {
+		if err := c.sweepDoc(&doc, r); err != nil {
+			return "", err
+		}
 	}
 	data, err := yaml.Marshal(&doc)
 	if err != nil {
 		return "", fmt.Errorf("campaign: run %s: %w", r.Name(), err)
 	}
 	return string(data), nil
+}
+
+// sweepDoc applies a run's sweep point to its scenario document through a
+// generic tree (the swept paths are the scenario file's), then reads the
+// top-level fields back so the text keeps the document's field order.
+func (c *Campaign) sweepDoc(doc *scenarioDoc, r *Run) error {
+	flows := make([]any, len(doc.Flows))
+	for i, f := range doc.Flows {
+		flows[i] = f
+	}
+	tree := map[string]any{"duration": doc.Duration, "interval": doc.Interval, "path": doc.Path, "flows": flows}
+	if err := c.applySweep(tree, r); err != nil {
+		return err
+	}
+	doc.Duration, doc.Interval = fmt.Sprint(tree["duration"]), fmt.Sprint(tree["interval"])
+	switch e := tree["epoch_utc"].(type) {
+	case nil:
+	case time.Time: // YAML decodes an unquoted instant as a timestamp
+		doc.EpochUTC = e.UTC().Format(time.RFC3339Nano)
+	default:
+		doc.EpochUTC = fmt.Sprint(e)
+	}
+	return nil
 }

@@ -39,6 +39,7 @@ func Parse(file string, data []byte) (*Campaign, error) {
 		return nil, d.err
 	}
 	c.File, c.lines = file, d.lines
+	resolveFiles(c.Path, file)
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -140,7 +141,7 @@ func (d *decoder) list(n *yaml.Node, path string) []string {
 // that is a typo, not a campaign.
 const maxRuns = 10000
 
-var topFields = []string{"version", "name", "engine", "duration", "interval", "runs", "seed", "seeds", "template", "axes"}
+var topFields = []string{"version", "name", "engine", "duration", "interval", "runs", "seed", "seeds", "template", "axes", "sweep", "start_jitter"}
 
 func (d *decoder) campaign(root *yaml.Node) *Campaign {
 	c := &Campaign{Engine: DefaultEngine, Interval: DefaultInterval}
@@ -175,13 +176,19 @@ func (d *decoder) campaign(root *yaml.Node) *Campaign {
 		case "seeds":
 			c.Seeds = d.seeds(v)
 		case "template":
-			c.Path = d.template(v)
+			c.Path, c.Flows = d.template(v)
 		case "axes":
 			c.Axes = d.axes(v)
+		case "sweep":
+			c.Sweep = d.sweep(v)
+		case "start_jitter":
+			if c.StartJitter = d.duration(v, k); d.err == nil && c.StartJitter > maxStartJitter {
+				d.fail(v, k, "%v: at most %v (a later start belongs in the flow's start)", c.StartJitter, maxStartJitter)
+			}
 		}
 	})
 	for _, req := range []string{"version", "duration", "axes"} {
-		if d.err == nil && !have[req] {
+		if d.err == nil && !have[req] && (req != "axes" || c.Flows == nil) {
 			d.fail(doc, req, "missing")
 		}
 	}
@@ -211,9 +218,14 @@ func (d *decoder) seeds(n *yaml.Node) []uint64 {
 	return out
 }
 
-func (d *decoder) template(n *yaml.Node) map[string]any {
+func (d *decoder) template(n *yaml.Node) (map[string]any, []any) {
 	path := map[string]any{}
-	d.fields(n, "template", []string{"path"}, func(_ string, v *yaml.Node) {
+	var flows []any
+	d.fields(n, "template", []string{"path", "flows"}, func(k string, v *yaml.Node) {
+		if k == "flows" {
+			flows = d.templateFlows(v)
+			return
+		}
 		if v.Kind != yaml.MappingNode {
 			d.fail(v, "template.path", "must be a mapping such as {profile: starlink}")
 			return
@@ -225,7 +237,33 @@ func (d *decoder) template(n *yaml.Node) map[string]any {
 			d.lines["template.path."+v.Content[i].Value] = v.Content[i].Line
 		}
 	})
-	return path
+	return path, flows
+}
+
+// templateFlows reads template.flows: a list of scenario flows, checked
+// with the run's scenario (Expand).
+func (d *decoder) templateFlows(v *yaml.Node) []any {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		d.fail(v, "template.flows", "must be a non-empty list of flows such as [{cca: cubic}, {cca: cubic, extra_rtt: 50ms}]")
+		return nil
+	}
+	if len(v.Content) > scenario.MaxFlows {
+		d.fail(v, "template.flows", "%d entries: at most %d", len(v.Content), scenario.MaxFlows)
+		return nil
+	}
+	var flows []any
+	if err := v.Decode(&flows); err != nil {
+		d.fail(v, "template.flows", "%v", err)
+		return nil
+	}
+	for i, e := range v.Content {
+		d.lines[fmt.Sprintf("template.flows[%d]", i)] = e.Line
+		if _, ok := flows[i].(map[string]any); !ok {
+			d.fail(e, fmt.Sprintf("template.flows[%d]", i), "must be a mapping such as {cca: cubic}")
+			return nil
+		}
+	}
+	return flows
 }
 
 func (d *decoder) axes(n *yaml.Node) Axes {

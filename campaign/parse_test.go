@@ -108,6 +108,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(okCampaign))
 	f.Add([]byte("version: 1\nduration: 5s\naxes: {cca: [reno]}\n"))
 	f.Add([]byte("axes: [1, 2]\n"))
+	f.Add([]byte(sweepCampaign))
+	f.Add([]byte("version: 1\nduration: 5s\ntemplate: {path: {profile: fixed, rate: 10Mbps}, flows: [{cca: reno}]}\nsweep: {path.rtt: [10ms, 20ms], path.overrides.x.y: [1]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("fuzz.yaml", data)
 		if err != nil {
@@ -117,7 +119,7 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		if len(c.Seeds) > 50 || len(c.Axes.CCA)*len(c.Axes.City)*len(c.Seeds) > 500 {
+		if c.runCount() > 500 {
 			return // too many runs to expand in a fuzz iteration
 		}
 		if _, err := c.Expand(); err != nil {

@@ -46,7 +46,15 @@ type Campaign struct {
 	// Path is the scenario template's path (profile, overrides, fixed-link
 	// fields) without city and direction, which come from the axes.
 	Path map[string]any
-	Axes Axes
+	// Flows is the template's flows (nil: one flow per axes.cca value);
+	// with it, axes.cca (optional) sets every flow's cca.
+	Flows []any
+	Axes  Axes
+	// Sweep lists the swept scenario fields, in file order (sweep.go).
+	Sweep []Sweep
+	// StartJitter moves every flow's start by a seed-drawn offset in
+	// [0, StartJitter) (jitter.go); 0: none.
+	StartJitter time.Duration
 
 	lines map[string]int // field path → line in File, for errors
 }

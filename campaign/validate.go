@@ -31,7 +31,10 @@ func (c *Campaign) Validate() error {
 	if err := c.validatePath(); err != nil {
 		return err
 	}
-	return c.validateAxes()
+	if err := c.validateAxes(); err != nil {
+		return err
+	}
+	return c.validateSweep()
 }
 
 func (c *Campaign) validatePath() error {
@@ -80,8 +83,11 @@ func (c *Campaign) axisList() []axis {
 }
 
 func (c *Campaign) validateAxes() error {
-	if c.Axes.CCA == nil {
-		return c.fail("axes.cca", "missing: give the congestion controls, e.g. [cubic, bbr]")
+	if c.Axes.CCA == nil && c.Flows == nil {
+		return c.fail("axes.cca", "missing: give the congestion controls, e.g. [cubic, bbr] (or template.flows)")
+	}
+	if c.Flows != nil && contains(c.Axes.Kind, Concurrent) {
+		return c.fail("axes.kind", "concurrent makes one flow per cca; with template.flows the flows are the template's (allowed: dedicated)")
 	}
 	for _, ax := range c.axisList() {
 		if ax.vals != nil && len(ax.vals) == 0 {

@@ -297,6 +297,9 @@ func writeReport(cmd *cobra.Command, j reportJob) error {
 	if err != nil {
 		return err
 	}
+	if sec, ok := campaign.SweepSection(j.c, j.runs, flows); ok {
+		rep.Sections = append(rep.Sections, sec)
+	}
 	rep.Sections = append(rep.Sections, j.extra...)
 	if err := report.Write(j.dir, rep); err != nil {
 		return err

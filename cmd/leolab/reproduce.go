@@ -19,12 +19,13 @@ type reproduceFlags struct {
 	ccas, cities, directions, kinds []string
 	duration                        time.Duration
 	runs                            int
+	figures                         []string // --paper 002: only these figures
 }
 
 func newReproduceCmd() *cobra.Command {
 	var f reproduceFlags
 	c := &cobra.Command{
-		Use:   "reproduce [--paper 000|001|003] [--quick|--full] [--out DIR]",
+		Use:   "reproduce [--paper 000|001|002|003] [--quick|--full] [--out DIR]",
 		Short: "Run the seed-000 Starlink study on the simulator and compare it with the real measurements",
 		Long: fmt.Sprintf(`Runs the seed-000 campaign (nine CCAs × six cities × downlink/uplink ×
 dedicated/concurrent) on the simulated Starlink path and writes DIR/report.html
@@ -42,7 +43,9 @@ the campaign's Figs. 9–10 the reaction windows (Fig. 12), the M/G/1 queue
 (Fig. 13), the per-CCA fairness scores (Fig. 14), two BBRv3 flows simultaneous
 and staggered by 30 s over several seeds (Fig. 15), the fluid model fitted to
 a trace (Fig. 11) and the 15 s slot profile, simulated next to real. 001 runs
-seed 001's NetScalpel procedures through the prober. 003 runs seed 003's four
+seed 001's NetScalpel procedures through the prober. 002 runs seed 002's
+campaigns (LeoEM path, bandwidth and RTT steps, RTT asymmetry, AQMs) and judges
+its five findings with 95 %% confidence intervals. 003 runs seed 003's four
 CCAs (bbr, cubic, vegas, hybla) and draws its Figs. 2–5: per city, box plots
 of throughput, retransmissions, cwnd, RTT and RTT variance, simulated
 per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
@@ -50,6 +53,7 @@ per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
 			campaign.FullRuns, campaign.FullDuration),
 		Example: `  leolab reproduce
   leolab reproduce --paper 000 --out seed000
+  leolab reproduce --paper 002 --out seed002
   leolab reproduce --paper 003 --out seed003
   leolab reproduce --full --out seed000-full
   leolab reproduce --full --nats nats://10.0.0.1:4222`,
@@ -60,7 +64,7 @@ per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
 	fl.BoolVar(&f.quick, "quick", false, "the quick campaign (default)")
 	fl.BoolVar(&f.full, "full", false, "the paper's campaign (10 runs × 300 s)")
 	fl.StringVar(&f.out, "out", "", "output directory (default: reproduce-quick or reproduce-full)")
-	fl.StringVar(&f.paper, "paper", paperSeed000, "the seed whose figures to reproduce: 000, 001 or 003")
+	fl.StringVar(&f.paper, "paper", paperSeed000, "the seed whose figures to reproduce: 000, 001, 002 or 003")
 	f.exec.register(c)
 	f.p000.register(c)
 	fl.StringSliceVar(&f.ccas, "ccas", nil, "only these CCAs (dataset names)")
@@ -69,7 +73,8 @@ per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
 	fl.StringSliceVar(&f.kinds, "kinds", nil, "only these kinds")
 	fl.DurationVar(&f.duration, "duration", 0, "override the duration of each run")
 	fl.IntVar(&f.runs, "runs", 0, "override the number of runs per cell")
-	for _, n := range []string{"ccas", "cities", "directions", "kinds", "duration", "runs"} {
+	fl.StringSliceVar(&f.figures, "figures", nil, "--paper 002: only these figures (fig1, fig5, ...)")
+	for _, n := range []string{"ccas", "cities", "directions", "kinds", "duration", "runs", "figures"} {
 		fl.MarkHidden(n)
 	}
 	return c
@@ -79,6 +84,7 @@ per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
 const (
 	paperSeed000 = "000"
 	paperSeed001 = "001"
+	paperSeed002 = "002"
 	paperSeed003 = "003"
 )
 
@@ -89,15 +95,20 @@ func dispatchReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		return runReproduce(cmd, f)
 	case paperSeed001:
 		return runReproduce001(cmd, f)
+	case paperSeed002:
+		return runReproduce002(cmd, f)
 	case paperSeed003:
 		return runReproduce003(cmd, f)
 	}
-	return badInput("reproduce: --paper %q: allowed values are 000, 001 and 003", f.paper)
+	return badInput("reproduce: --paper %q: allowed values are 000, 001, 002 and 003", f.paper)
 }
 
 func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 	if f.quick && f.full {
 		return badInput("reproduce: --quick and --full exclude each other")
+	}
+	if len(f.figures) > 0 {
+		return badInput("reproduce: --figures applies to --paper 002 only")
 	}
 	if err := f.exec.check(cmd); err != nil {
 		return err

@@ -69,13 +69,13 @@ func TestReproduce000Figures(t *testing.T) {
 }
 
 // An unknown seed is refused as a usage error, and so is --ccas with
-// --paper 003 (--paper 001 and 003 have their own tests).
+// --paper 003 (--paper 001, 002 and 003 have their own tests).
 func TestReproducePaperValues(t *testing.T) {
 	for _, c := range []struct {
 		paper string
 		want  string
 		extra []string
-	}{{"003", "--ccas does not apply", []string{"--ccas", "bbr"}}, {"002", "allowed values are 000, 001 and 003", nil}} {
+	}{{"003", "--ccas does not apply", []string{"--ccas", "bbr"}}, {"004", "allowed values are 000, 001, 002 and 003", nil}} {
 		code, _, errOut := runCLI(append([]string{"reproduce", "--paper", c.paper, "--out", t.TempDir()}, c.extra...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("--paper %s: exit %d, stderr %q; want 2 and %q", c.paper, code, errOut, c.want)

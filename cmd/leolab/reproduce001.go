@@ -20,7 +20,7 @@ func runReproduce001(cmd *cobra.Command, f *reproduceFlags) error {
 	if f.quick && f.full {
 		return badInput("reproduce: --quick and --full exclude each other")
 	}
-	if len(f.ccas)+len(f.cities)+len(f.directions)+len(f.kinds) > 0 || f.duration != 0 || f.runs != 0 {
+	if len(f.ccas)+len(f.cities)+len(f.directions)+len(f.kinds)+len(f.figures) > 0 || f.duration != 0 || f.runs != 0 {
 		return badInput("reproduce --paper 001: --ccas, --cities, --directions, --kinds, --duration and --runs apply to --paper 000 only")
 	}
 	if f.out == "" {

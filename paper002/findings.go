@@ -1,0 +1,193 @@
+package paper002
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/leolab/leolab/metrics"
+	"github.com/leolab/leolab/report"
+)
+
+// Verdicts on the five findings of seed 002's abstract, from the numbers
+// the figures put in Data.Findings. "Holds" needs the difference the
+// finding claims with the 95 % intervals apart; "not resolved" is a
+// difference of the right sign whose intervals overlap.
+
+// finding is one verdict.
+type finding struct {
+	claim, verdict, numbers string
+}
+
+// cmp compares two estimates: +1 when a's interval lies above b's, -1
+// below, 0 when they overlap (or either is missing).
+func cmp(a, b metrics.Estimate) int {
+	if math.IsNaN(a.Mean) || math.IsNaN(b.Mean) {
+		return 0
+	}
+	ac, bc := a.CI, b.CI
+	if math.IsNaN(ac) {
+		ac = 0
+	}
+	if math.IsNaN(bc) {
+		bc = 0
+	}
+	switch {
+	case a.Mean-ac > b.Mean+bc:
+		return 1
+	case a.Mean+ac < b.Mean-bc:
+		return -1
+	}
+	return 0
+}
+
+// have reports whether every key has a number.
+func (d *Data) have(keys ...string) bool {
+	for _, k := range keys {
+		if e, ok := d.Findings[k]; !ok || math.IsNaN(e.Mean) {
+			return false
+		}
+	}
+	return true
+}
+
+func (d *Data) f(k string, digits int) string { return pm(d.Findings[k], digits) }
+
+// verdict names the outcome of checks that each hold (+1), contradict
+// (-1) or cannot tell (0).
+func verdict(checks ...int) string {
+	pos, neg := 0, 0
+	for _, c := range checks {
+		switch {
+		case c > 0:
+			pos++
+		case c < 0:
+			neg++
+		}
+	}
+	switch {
+	case pos == len(checks):
+		return "holds here"
+	case neg == len(checks):
+		return "does not hold here"
+	case neg > 0 && pos > 0:
+		return "holds in part here"
+	case neg > 0:
+		return "does not hold here (the rest is not resolved by the intervals)"
+	case pos > 0:
+		return "holds in part here (the rest is not resolved by the intervals)"
+	}
+	return "not resolved here (the 95 % intervals overlap)"
+}
+
+func (d *Data) findings() []finding {
+	var out []finding
+	// 1. Handover-aware loss-based schemes reclaim bandwidth at a latency cost.
+	if d.have("fig1.goodput.satcp", "fig1.goodput.cubic") {
+		out = append(out, finding{
+			claim: "(1) Handover-aware loss-based schemes can reclaim bandwidth, but at the cost of increased latency.",
+			verdict: verdict(cmp(d.Findings["fig1.goodput.satcp"], d.Findings["fig1.goodput.cubic"]),
+				cmp(d.Findings["fig1.inflation.satcp"], d.Findings["fig1.inflation.cubic"])),
+			numbers: fmt.Sprintf("On the LeoEM path (Fig. 1) SaTCP moves %s Mbit/s against CUBIC's %s at %s× against %s× the base RTT.",
+				d.f("fig1.goodput.satcp", 1), d.f("fig1.goodput.cubic", 1), d.f("fig1.inflation.satcp", 2), d.f("fig1.inflation.cubic", 2)),
+		})
+	}
+	// 2. BBRv3: high throughput, modest delay, slow to react to RTT changes.
+	if d.have("fig1.goodput.bbr3", "fig1.goodput.cubic", "fig4.recovery.bbr3", "fig4.recovery.cubic") {
+		out = append(out, finding{
+			claim: "(2) BBRv3 sustains high throughput with modest delay penalties, yet reacts slowly to abrupt RTT changes.",
+			verdict: verdict(-cmp(d.Findings["fig1.goodput.cubic"], d.Findings["fig1.goodput.bbr3"]),
+				cmp(d.Findings["fig1.inflation.cubic"], d.Findings["fig1.inflation.bbr3"]),
+				cmp(d.Findings["fig4.recovery.bbr3"], d.Findings["fig4.recovery.cubic"])),
+			numbers: fmt.Sprintf("LeoEM path: BBRv3 %s Mbit/s at %s× the base RTT (CUBIC %s Mbit/s at %s×); after the 50 → 200 ms step (Fig. 4) BBRv3 needs %s s to get back to 80 %% of the link, CUBIC %s s. (Throughput counts as held when BBRv3's interval is not below CUBIC's.)",
+				d.f("fig1.goodput.bbr3", 1), d.f("fig1.inflation.bbr3", 2), d.f("fig1.goodput.cubic", 1), d.f("fig1.inflation.cubic", 2),
+				d.f("fig4.recovery.bbr3", 1), d.f("fig4.recovery.cubic", 1)),
+		})
+	}
+	// 3. RL-based schemes underperform under dynamics, resist random loss.
+	if d.have("fig1.goodput.pcc", "fig1.goodput.bbr3", "loss.goodput.pcc.0.01", "loss.goodput.cubic.0.01") {
+		out = append(out, finding{
+			claim: "(3) RL-based schemes severely underperform under dynamic conditions, despite being notably resistant to non-congestive loss (here: Vivace only; Sage and Astraea are not in leolab).",
+			verdict: verdict(cmp(d.Findings["fig1.goodput.bbr3"], d.Findings["fig1.goodput.pcc"]),
+				cmp(d.Findings["fig3.util.bbr3"], d.Findings["fig3.util.pcc"]),
+				cmp(d.Findings["loss.goodput.pcc.0.01"], d.Findings["loss.goodput.cubic.0.01"])),
+			numbers: fmt.Sprintf("LeoEM path: Vivace %s Mbit/s against BBRv3's %s and CUBIC's %s; mean utilisation over the bandwidth steps (Fig. 3) Vivace %s, BBRv3 %s; at 1 %% random loss Vivace keeps %s Mbit/s, CUBIC %s (no loss: %s and %s).",
+				d.f("fig1.goodput.pcc", 1), d.f("fig1.goodput.bbr3", 1), d.f("fig1.goodput.cubic", 1),
+				d.f("fig3.util.pcc", 3), d.f("fig3.util.bbr3", 3),
+				d.f("loss.goodput.pcc.0.01", 1), d.f("loss.goodput.cubic.0.01", 1), d.f("loss.goodput.pcc.0", 1), d.f("loss.goodput.cubic.0", 1)),
+		})
+	}
+	// 4. Fairness degrades with RTT asymmetry (and multiple bottlenecks).
+	if d.have("fig5.ratio.cubic.50", "fig5.ratio.cubic.200") {
+		var checks []int
+		var parts []string
+		for _, cca := range []string{"cubic", "bbr3", "pcc"} {
+			lo, hi := "fig5.ratio."+cca+".50", "fig5.ratio."+cca+".200"
+			if !d.have(lo, hi) {
+				continue
+			}
+			if cca != "pcc" {
+				checks = append(checks, cmp(d.Findings[lo], d.Findings[hi]))
+			}
+			parts = append(parts, fmt.Sprintf("%s %s at 50 ms → %s at 200 ms", schemeName(cca), d.f(lo, 2), d.f(hi, 2)))
+		}
+		out = append(out, finding{
+			claim:   "(4) Fairness degrades significantly with RTT asymmetry and multiple bottlenecks, especially in human-designed schemes.",
+			verdict: verdict(checks...) + "; the multiple-bottleneck half is not tested (needs topologies, issue 19)",
+			numbers: "Goodput ratio of the two flows on drop-tail (Fig. 5), second flow's RTT: " + strings.Join(parts, "; ") + ". (Verdict on CUBIC and BBRv3, the human-designed schemes.)",
+		})
+	}
+	// 5. AQM restores fairness and boosts efficiency.
+	if d.have("fig9a.ratio.cubic.200", "fig5.ratio.cubic.200", "fig9c.jain.cubic.droptail", "fig9c.jain.cubic.fq_codel") {
+		var checks []int
+		var parts []string
+		for _, cca := range []string{"cubic", "bbr3", "pcc"} {
+			if !d.have("fig9a.ratio."+cca+".200", "fig5.ratio."+cca+".200") {
+				continue
+			}
+			checks = append(checks, cmp(d.Findings["fig9a.ratio."+cca+".200"], d.Findings["fig5.ratio."+cca+".200"]))
+			parts = append(parts, fmt.Sprintf("%s %s with SFQ against %s drop-tail", schemeName(cca), d.f("fig9a.ratio."+cca+".200", 2), d.f("fig5.ratio."+cca+".200", 2)))
+		}
+		checks = append(checks, cmp(d.Findings["fig9c.agg.cubic.fq_codel"], d.Findings["fig9c.agg.cubic.droptail"]))
+		out = append(out, finding{
+			claim:   "(5) AQM at bottlenecks can restore fairness and boost efficiency.",
+			verdict: verdict(checks...),
+			numbers: fmt.Sprintf("Goodput ratio of the 50 ms and 200 ms flows (Fig. 9a against Fig. 5): %s. Five CUBIC flows (Fig. 9c): FQ-CoDel aggregate %s of the link at %s× the base RTT, Jain %s; drop-tail %s at %s×, Jain %s.",
+				strings.Join(parts, "; "), d.f("fig9c.agg.cubic.fq_codel", 3), d.f("fig9c.infl.cubic.fq_codel", 2), d.f("fig9c.jain.cubic.fq_codel", 3),
+				d.f("fig9c.agg.cubic.droptail", 3), d.f("fig9c.infl.cubic.droptail", 2), d.f("fig9c.jain.cubic.droptail", 3)),
+		})
+	}
+	return out
+}
+
+// findingsSection states each finding, whether it holds here, and why.
+func (d *Data) findingsSection() report.Section {
+	s := report.Section{Title: "The paper's five findings, here"}
+	fs := d.findings()
+	if len(fs) == 0 {
+		s.Text = []string{"The figures the findings rest on were not run (a restricted study)."}
+		return s
+	}
+	s.Text = append(s.Text, "“Holds” needs the difference the finding claims with the two 95 % confidence intervals apart; overlapping intervals do not resolve it.")
+	t := report.Table{Title: "Findings", Name: "findings", Columns: []report.Column{
+		{Key: "finding", Title: "finding (seed 002)", Kind: report.Text},
+		{Key: "verdict", Title: "here", Kind: report.Text},
+		{Key: "numbers", Title: "numbers (mean ± 95 % CI)", Kind: report.Text},
+	}}
+	for _, f := range fs {
+		s.Text = append(s.Text, f.claim+" — "+strings.ToUpper(f.verdict[:1])+f.verdict[1:]+". "+f.numbers)
+		t.Rows = append(t.Rows, []report.Cell{report.Str(f.claim), report.Str(f.verdict), report.Str(f.numbers)})
+	}
+	s.Tables = append(s.Tables, t)
+	return s
+}
+
+// Verdicts are the findings' claims and verdicts, for a summary on the
+// terminal; call it after Report, which computes the numbers.
+func (d *Data) Verdicts() [][2]string {
+	var out [][2]string
+	for _, f := range d.findings() {
+		out = append(out, [2]string{f.claim, f.verdict})
+	}
+	return out
+}
