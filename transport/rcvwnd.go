@@ -1,0 +1,136 @@
+package transport
+
+import "time"
+
+// Receive-window autotuning constants (Linux).
+const (
+	// initRcvWndSegs is the window a Linux receiver first advertises:
+	// TCP_DEFAULT_INIT_RCVWND = 10 segments (include/net/tcp.h, applied in
+	// tcp_select_initial_window, net/ipv4/tcp_output.c). It is also the
+	// first rcvq_space.space (tcp_init_buffer_space: TCP_INIT_CWND × advmss).
+	initRcvWndSegs = 10
+	// initRcvClamp is the first window clamp: tcp_rmem[1] = 131072 bytes
+	// of receive buffer (the default sysctl) at TCP_DEFAULT_SCALING_RATIO
+	// = 1/2 window per buffer byte (include/net/tcp.h, Linux ≥ 6.7; older
+	// kernels' tcp_adv_win_scale = 1 gives the same half).
+	initRcvClamp = 131072 / 2
+	// drsCushionSegs is the cushion DRS adds to twice the data copied in
+	// a round trip (tcp_rcv_space_adjust: rcvwin = 2·copied + 16·advmss).
+	drsCushionSegs = 16
+)
+
+// rcvWindow is Linux's receive-window autotuning, the two mechanisms
+// that bound a sender by the receiver before the window reaches its
+// ceiling (net/ipv4/tcp_input.c, Linux 4.19–6.15, the kernels of the real
+// dataset's receivers):
+//   - tcp_grow_window: each data segment raises rcv_ssthresh, the
+//     advertised window, by twice its length (at least 2 MSS), up to the
+//     window clamp: the window at most triples per round trip and opens
+//     by ~2 segments per segment received, so a sender whose cwnd jumps
+//     (Hybla's 2^rho − 1 per ACK) is still ACK-clocked;
+//   - tcp_rcv_space_adjust (dynamic right-sizing): once per receiver RTT
+//     the clamp grows to 2·copied + 16 MSS plus twice the growth of
+//     copied over the previous RTT, never shrinking, up to the ceiling
+//     (cfg.Rwnd, tcp_rmem[2] as a window).
+//
+// The receiver's RTT is Linux's timestamp-free estimate (tcp_rcv_rtt_measure,
+// win_dep = 1): the time to receive one advertised window, keeping the
+// minimum. Linux refines it with TCP timestamps (tcp_rcv_rtt_measure_ts),
+// which our packets do not carry; the window-based sample equals the RTT
+// while the window binds (slow start), and is longer, so DRS steps less
+// often, when it does not bind — when autotuning no longer matters. The
+// application reads in-order data at once (iperf3's receiver), so copied
+// equals RCV.NXT and the buffer's free space is the clamp less the
+// out-of-order bytes.
+type rcvWindow struct {
+	mss      int
+	ceiling  int    // largest window (cfg.Rwnd)
+	clamp    int    // window_clamp: the buffer's window, grown by DRS
+	ssthresh int    // rcv_ssthresh: the window offered, grown per segment
+	last     int    // window of the latest ACK (tp->rcv_wnd)
+	edge     uint64 // right edge offered so far (rcv_wup + rcv_wnd)
+
+	space     int // rcvq_space.space: bytes copied in the last measured RTT
+	spaceSeq  uint64
+	spaceTime time.Duration
+
+	rtt      time.Duration // rcv_rtt_est (minimum), 0 until measured
+	rttSeq   uint64        // RCV.NXT that ends the current sample
+	rttTime  time.Duration
+	sampling bool
+	started  bool
+}
+
+// InitialRwnd is the window an autotuning receiver offers in its
+// handshake (10 segments of mss), for SenderConfig.InitialRwnd.
+func InitialRwnd(mss int) int { return initRcvWndSegs * mss }
+
+func newRcvWindow(mss, ceiling int) rcvWindow {
+	w := rcvWindow{mss: mss, ceiling: ceiling}
+	w.clamp = min(initRcvClamp, ceiling)
+	w.ssthresh = min(initRcvWndSegs*mss, w.clamp)
+	w.space = initRcvWndSegs * mss
+	w.last = w.ssthresh
+	return w
+}
+
+// onData grows the offered window for a new segment of n bytes
+// (tcp_grow_window; Linux calls it for in-order and out-of-order data).
+// ooo is the out-of-order data held, which occupies buffer space.
+func (w *rcvWindow) onData(now time.Duration, n, ooo int) {
+	if !w.started { // the connection's first data (tcp_init_buffer_space)
+		w.started, w.spaceTime = true, now
+	}
+	room := w.clamp - ooo - w.ssthresh
+	if room <= 0 {
+		return
+	}
+	w.ssthresh += min(room, max(2*w.mss, 2*n))
+}
+
+// onInOrder runs the per-RTT steps after RCV.NXT advanced to rcvNxt
+// (tcp_event_data_recv's tcp_rcv_rtt_measure, then tcp_rcv_space_adjust
+// as the application reads).
+func (w *rcvWindow) onInOrder(now time.Duration, rcvNxt uint64) {
+	w.measureRTT(now, rcvNxt)
+	if w.rtt <= 0 || now-w.spaceTime < w.rtt {
+		return
+	}
+	copied := int(rcvNxt - w.spaceSeq)
+	if copied > w.space {
+		rcvwin := 2*copied + drsCushionSegs*w.mss
+		grow := int(int64(rcvwin) * int64(copied-w.space) / int64(w.space))
+		rcvwin += 2 * grow
+		w.clamp = max(w.clamp, min(rcvwin, w.ceiling))
+		w.space = copied
+	}
+	w.spaceSeq, w.spaceTime = rcvNxt, now
+}
+
+// measureRTT is tcp_rcv_rtt_measure: a sample is the time RCV.NXT takes
+// to pass the right edge the window offered when the sample began.
+func (w *rcvWindow) measureRTT(now time.Duration, rcvNxt uint64) {
+	if w.sampling {
+		if rcvNxt < w.rttSeq {
+			return
+		}
+		if d := max(now-w.rttTime, time.Nanosecond); w.rtt == 0 || d < w.rtt {
+			w.rtt = d
+		}
+	}
+	w.sampling = true
+	w.rttSeq, w.rttTime = rcvNxt+uint64(w.last), now
+}
+
+// window is the window to advertise at rcvNxt: the offered window within
+// the buffer's free space (__tcp_select_window), never moving the right
+// edge back (tcp_select_window; sysctl tcp_shrink_window = 0).
+func (w *rcvWindow) window(rcvNxt uint64, ooo int) int {
+	wnd := max(min(w.ssthresh, w.clamp-ooo), 0)
+	if e := rcvNxt + uint64(wnd); e < w.edge {
+		wnd = int(w.edge - rcvNxt)
+	}
+	w.edge = rcvNxt + uint64(wnd)
+	w.last = wnd
+	return wnd
+}
