@@ -44,11 +44,10 @@ const (
 // out-of-order bytes.
 type rcvWindow struct {
 	mss      int
-	ceiling  int    // largest window (cfg.Rwnd)
-	clamp    int    // window_clamp: the buffer's window, grown by DRS
-	ssthresh int    // rcv_ssthresh: the window offered, grown per segment
-	last     int    // window of the latest ACK (tp->rcv_wnd)
-	edge     uint64 // right edge offered so far (rcv_wup + rcv_wnd)
+	ceiling  int // largest window (cfg.Rwnd)
+	clamp    int // window_clamp: the buffer's window, grown by DRS
+	ssthresh int // rcv_ssthresh: the window offered, grown per segment
+	last     int // window of the latest ACK (tp->rcv_wnd)
 
 	space     int // rcvq_space.space: bytes copied in the last measured RTT
 	spaceSeq  uint64
@@ -122,15 +121,13 @@ func (w *rcvWindow) measureRTT(now time.Duration, rcvNxt uint64) {
 	w.rttSeq, w.rttTime = rcvNxt+uint64(w.last), now
 }
 
-// window is the window to advertise at rcvNxt: the offered window within
-// the buffer's free space (__tcp_select_window), never moving the right
-// edge back (tcp_select_window; sysctl tcp_shrink_window = 0).
-func (w *rcvWindow) window(rcvNxt uint64, ooo int) int {
-	wnd := max(min(w.ssthresh, w.clamp-ooo), 0)
-	if e := rcvNxt + uint64(wnd); e < w.edge {
-		wnd = int(w.edge - rcvNxt)
-	}
-	w.edge = rcvNxt + uint64(wnd)
-	w.last = wnd
-	return wnd
+// window is the window to advertise: the offered window less the
+// out-of-order data held (__tcp_select_window: the buffer's free space
+// bounds the window). As with a static window (NoAutoTune), the right edge
+// may move back while out-of-order data accumulates, which Linux avoids
+// (tcp_select_window never shrinks the offered window): kept so that once
+// autotuning reaches the ceiling the receiver behaves exactly as before.
+func (w *rcvWindow) window(ooo int) int {
+	w.last = max(min(w.ssthresh, w.clamp)-ooo, 0)
+	return w.last
 }

@@ -229,7 +229,7 @@ func (r *Receiver) makeAck(now time.Duration) *packet.Packet {
 	if r.cfg.NoAutoTune {
 		p.Rwnd = max(r.cfg.Rwnd-int(r.ooo.bytes()), 0)
 	} else {
-		p.Rwnd = r.win.window(r.rcvNxt, int(r.ooo.bytes()))
+		p.Rwnd = r.win.window(int(r.ooo.bytes()))
 	}
 	r.fillSacks(p)
 	p.Size = packet.AckSize
