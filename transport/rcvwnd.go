@@ -33,31 +33,34 @@ const (
 //     copied over the previous RTT, never shrinking, up to the ceiling
 //     (cfg.Rwnd, tcp_rmem[2] as a window).
 //
-// The receiver's RTT is Linux's timestamp-free estimate (tcp_rcv_rtt_measure,
-// win_dep = 1): the time to receive one advertised window, keeping the
-// minimum. Linux refines it with TCP timestamps (tcp_rcv_rtt_measure_ts),
-// which our packets do not carry; the window-based sample equals the RTT
-// while the window binds (slow start), and is longer, so DRS steps less
-// often, when it does not bind — when autotuning no longer matters. The
+// The receiver's RTT (rcv_rtt_est, which paces DRS) is sampled from the
+// ACKs: the time from an ACK to the first data beyond the largest right
+// edge offered until then. Such data can only have left the sender after
+// that ACK reached it, so a sample is never below the RTT and equals it
+// while the window binds (slow start); the estimate keeps the minimum.
+// Linux samples the same quantity from TCP timestamps
+// (tcp_rcv_rtt_measure_ts), which our packets do not carry, or without
+// them as the time to receive one window (tcp_rcv_rtt_measure), which a
+// back-to-back first flight shortens to its serialisation time. The
 // application reads in-order data at once (iperf3's receiver), so copied
-// equals RCV.NXT and the buffer's free space is the clamp less the
-// out-of-order bytes.
+// equals RCV.NXT, and the window is the offered window less the
+// out-of-order data held (the buffer's free space).
 type rcvWindow struct {
 	mss      int
 	ceiling  int // largest window (cfg.Rwnd)
 	clamp    int // window_clamp: the buffer's window, grown by DRS
 	ssthresh int // rcv_ssthresh: the window offered, grown per segment
-	last     int // window of the latest ACK (tp->rcv_wnd)
 
 	space     int // rcvq_space.space: bytes copied in the last measured RTT
 	spaceSeq  uint64
 	spaceTime time.Duration
 
-	rtt      time.Duration // rcv_rtt_est (minimum), 0 until measured
-	rttSeq   uint64        // RCV.NXT that ends the current sample
-	rttTime  time.Duration
-	sampling bool
-	started  bool
+	rtt       time.Duration // rcv_rtt_est (minimum of the samples), 0 until measured
+	maxEdge   uint64        // largest right edge offered (RCV.NXT + window)
+	probeEdge uint64        // data beyond it ends the current sample
+	probeTime time.Duration // when the ACK that started the sample left
+	probing   bool
+	started   bool
 }
 
 // InitialRwnd is the window an autotuning receiver offers in its
@@ -69,16 +72,22 @@ func newRcvWindow(mss, ceiling int) rcvWindow {
 	w.clamp = min(initRcvClamp, ceiling)
 	w.ssthresh = min(initRcvWndSegs*mss, w.clamp)
 	w.space = initRcvWndSegs * mss
-	w.last = w.ssthresh
 	return w
 }
 
-// onData grows the offered window for a new segment of n bytes
-// (tcp_grow_window; Linux calls it for in-order and out-of-order data).
-// ooo is the out-of-order data held, which occupies buffer space.
-func (w *rcvWindow) onData(now time.Duration, n, ooo int) {
+// onData grows the offered window for a new segment of n bytes ending at
+// end (tcp_grow_window; Linux calls it for in-order and out-of-order
+// data) and ends an RTT sample if the segment lies beyond its edge. ooo
+// is the out-of-order data held, which occupies buffer space.
+func (w *rcvWindow) onData(now time.Duration, n int, end uint64, ooo int) {
 	if !w.started { // the connection's first data (tcp_init_buffer_space)
 		w.started, w.spaceTime = true, now
+	}
+	if w.probing && end > w.probeEdge {
+		if d := now - w.probeTime; d > 0 && (w.rtt == 0 || d < w.rtt) {
+			w.rtt = d
+		}
+		w.probing = false
 	}
 	room := w.clamp - ooo - w.ssthresh
 	if room <= 0 {
@@ -87,11 +96,10 @@ func (w *rcvWindow) onData(now time.Duration, n, ooo int) {
 	w.ssthresh += min(room, max(2*w.mss, 2*n))
 }
 
-// onInOrder runs the per-RTT steps after RCV.NXT advanced to rcvNxt
-// (tcp_event_data_recv's tcp_rcv_rtt_measure, then tcp_rcv_space_adjust
-// as the application reads).
+// onInOrder runs dynamic right-sizing after RCV.NXT advanced to rcvNxt
+// (tcp_rcv_space_adjust, as the application reads): once per receiver
+// RTT the clamp grows with the data copied in it.
 func (w *rcvWindow) onInOrder(now time.Duration, rcvNxt uint64) {
-	w.measureRTT(now, rcvNxt)
 	if w.rtt <= 0 || now-w.spaceTime < w.rtt {
 		return
 	}
@@ -106,28 +114,18 @@ func (w *rcvWindow) onInOrder(now time.Duration, rcvNxt uint64) {
 	w.spaceSeq, w.spaceTime = rcvNxt, now
 }
 
-// measureRTT is tcp_rcv_rtt_measure: a sample is the time RCV.NXT takes
-// to pass the right edge the window offered when the sample began.
-func (w *rcvWindow) measureRTT(now time.Duration, rcvNxt uint64) {
-	if w.sampling {
-		if rcvNxt < w.rttSeq {
-			return
-		}
-		if d := max(now-w.rttTime, time.Nanosecond); w.rtt == 0 || d < w.rtt {
-			w.rtt = d
-		}
+// window is the window to advertise in an ACK sent at now: the offered
+// window less the out-of-order data held (__tcp_select_window: the
+// buffer's free space bounds it). As with a static window (NoAutoTune),
+// the right edge may move back while out-of-order data accumulates, which
+// Linux avoids (tcp_select_window does not shrink the offered window):
+// kept so that once autotuning reaches the ceiling the receiver behaves
+// exactly as before. The ACK starts an RTT sample if none is running.
+func (w *rcvWindow) window(now time.Duration, rcvNxt uint64, ooo int) int {
+	wnd := max(min(w.ssthresh, w.clamp)-ooo, 0)
+	w.maxEdge = max(w.maxEdge, rcvNxt+uint64(wnd))
+	if !w.probing {
+		w.probing, w.probeEdge, w.probeTime = true, w.maxEdge, now
 	}
-	w.sampling = true
-	w.rttSeq, w.rttTime = rcvNxt+uint64(w.last), now
-}
-
-// window is the window to advertise: the offered window less the
-// out-of-order data held (__tcp_select_window: the buffer's free space
-// bounds the window). As with a static window (NoAutoTune), the right edge
-// may move back while out-of-order data accumulates, which Linux avoids
-// (tcp_select_window never shrinks the offered window): kept so that once
-// autotuning reaches the ceiling the receiver behaves exactly as before.
-func (w *rcvWindow) window(ooo int) int {
-	w.last = max(min(w.ssthresh, w.clamp)-ooo, 0)
-	return w.last
+	return wnd
 }

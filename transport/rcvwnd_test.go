@@ -75,7 +75,7 @@ func TestRcvWindowClocksUnboundedSender(t *testing.T) {
 		}
 		p.run(2 * time.Second)
 		st := p.snd.Stats()
-		t.Logf("static %v: burst %d, clamp %d, acked %d", fixed, burst, p.rcv.win.clamp, st.BytesAcked)
+		t.Logf("static %v: burst %d, clamp %d, receiver RTT %v, acked %d", fixed, burst, p.rcv.win.clamp, p.rcv.win.rtt, st.BytesAcked)
 		if fixed {
 			if burst < 5000 {
 				t.Errorf("static window: largest burst %d segments; want most of the 10 000-segment cwnd", burst)
@@ -87,6 +87,11 @@ func TestRcvWindowClocksUnboundedSender(t *testing.T) {
 		}
 		if burst > 3*2 {
 			t.Errorf("autotuned window: largest burst %d segments; want ≤ 6 (2 acked + 2×2 growth)", burst)
+		}
+		// The receiver's RTT: never below the path's, and within the
+		// serialisation of a few segments of it while the window binds.
+		if got := p.rcv.win.rtt; got < rtt || got > rtt+rtt/20 {
+			t.Errorf("receiver RTT %v; want %v to %v", got, rtt, rtt+rtt/20)
 		}
 		if w := p.rcv.win.clamp; w < 2*bdp {
 			t.Errorf("window clamp %d B after 2 s; want ≥ 2·BDP = %d B (DRS: 2·copied + 16 MSS)", w, 2*bdp)

@@ -77,10 +77,10 @@ func (r *Receiver) OnData(now time.Duration, p *packet.Packet) {
 		r.duplicate(b)
 	case b.Start > r.rcvNxt:
 		r.outOfOrder(b)
-		r.growWindow(now, p.Len)
+		r.growWindow(now, p.Len, b.End)
 	default:
 		r.inOrder(now, b)
-		r.growWindow(now, p.Len)
+		r.growWindow(now, p.Len, b.End)
 		if !r.cfg.NoAutoTune {
 			r.win.onInOrder(now, r.rcvNxt)
 		}
@@ -179,12 +179,12 @@ func (r *Receiver) inOrder(now time.Duration, b packet.Block) {
 // growWindow raises the offered window for n new bytes; a growing window
 // is ACKed at once (tcp_grow_window sets icsk_ack.quick), so the sender
 // learns of it without the delayed-ACK wait.
-func (r *Receiver) growWindow(now time.Duration, n int) {
+func (r *Receiver) growWindow(now time.Duration, n int, end uint64) {
 	if r.cfg.NoAutoTune {
 		return
 	}
 	before := r.win.ssthresh
-	r.win.onData(now, n, int(r.ooo.bytes()))
+	r.win.onData(now, n, end, int(r.ooo.bytes()))
 	if r.win.ssthresh > before {
 		r.ackNow = true
 	}
@@ -229,7 +229,7 @@ func (r *Receiver) makeAck(now time.Duration) *packet.Packet {
 	if r.cfg.NoAutoTune {
 		p.Rwnd = max(r.cfg.Rwnd-int(r.ooo.bytes()), 0)
 	} else {
-		p.Rwnd = r.win.window(int(r.ooo.bytes()))
+		p.Rwnd = r.win.window(now, r.rcvNxt, int(r.ooo.bytes()))
 	}
 	r.fillSacks(p)
 	p.Size = packet.AckSize
