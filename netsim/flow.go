@@ -80,9 +80,10 @@ func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {
 		}
 		f.ctrl = &recorder{Controller: ctrl}
 		f.snd = transport.NewSender(transport.SenderConfig{
-			Flow:   packet.FlowID(idx),
-			Bytes:  fs.Bytes,
-			SndBuf: fs.SndBuf,
+			Flow:        packet.FlowID(idx),
+			Bytes:       fs.Bytes,
+			SndBuf:      fs.SndBuf,
+			InitialRwnd: transport.InitialRwnd(packet.MSS), // the receiver below autotunes
 		}, f.ctrl, &n.pool)
 		f.rcv = transport.NewReceiver(transport.ReceiverConfig{Flow: packet.FlowID(idx)}, &n.pool)
 	}

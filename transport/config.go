@@ -84,6 +84,10 @@ type SenderConfig struct {
 	// SndBuf caps the unacknowledged payload (the send buffer of a bulk
 	// application that keeps it full); default DefaultSndBuf.
 	SndBuf int
+	// InitialRwnd is the receive window the handshake offered, which
+	// bounds the first flight until the first ACK: InitialRwnd(MSS) for a
+	// Linux receiver that autotunes. 0: unbounded until the first ACK.
+	InitialRwnd int
 }
 
 func (c SenderConfig) withDefaults() SenderConfig {
@@ -113,6 +117,13 @@ type ReceiverConfig struct {
 	Flow packet.FlowID
 	// Rwnd is the receive-window cap in bytes.
 	Rwnd int
+	// MSS is the sender's segment payload size, for the window's
+	// per-segment growth (default packet.MSS).
+	MSS int
+	// NoAutoTune advertises Rwnd from the first ACK instead of Linux's
+	// autotuned window (rcvwnd.go), which starts at 10 segments and grows
+	// with what the receiver gets.
+	NoAutoTune bool
 	// AckEvery is the number of in-order full segments that forces an ACK.
 	AckEvery int
 	// DelAckTimeout bounds how long an ACK may be delayed.
@@ -132,6 +143,9 @@ type ReceiverConfig struct {
 func (c ReceiverConfig) withDefaults() ReceiverConfig {
 	if c.Rwnd <= 0 {
 		c.Rwnd = DefaultRwnd
+	}
+	if c.MSS <= 0 {
+		c.MSS = packet.MSS
 	}
 	if c.AckEvery <= 0 {
 		c.AckEvery = DefaultAckEvery

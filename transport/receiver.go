@@ -44,6 +44,8 @@ type Receiver struct {
 	echo       uint64         // TxID of the latest segment
 	now        time.Duration
 
+	win rcvWindow // receive-window autotuning (unless cfg.NoAutoTune)
+
 	stats ReceiverStats
 }
 
@@ -59,7 +61,8 @@ type ReceiverStats struct {
 // NewReceiver returns a receiver taking ACK packets from pool.
 func NewReceiver(cfg ReceiverConfig, pool *packet.Pool) *Receiver {
 	cfg = cfg.withDefaults()
-	return &Receiver{cfg: cfg, pool: pool, quick: cfg.QuickAcks, delackAt: sim.Never, compAt: sim.Never}
+	return &Receiver{cfg: cfg, pool: pool, quick: cfg.QuickAcks, delackAt: sim.Never, compAt: sim.Never,
+		win: newRcvWindow(cfg.MSS, cfg.Rwnd)}
 }
 
 // OnData processes a data segment. The caller keeps ownership of p.
@@ -74,8 +77,13 @@ func (r *Receiver) OnData(now time.Duration, p *packet.Packet) {
 		r.duplicate(b)
 	case b.Start > r.rcvNxt:
 		r.outOfOrder(b)
+		r.growWindow(now, p.Len, b.End)
 	default:
 		r.inOrder(now, b)
+		r.growWindow(now, p.Len, b.End)
+		if !r.cfg.NoAutoTune {
+			r.win.onInOrder(now, r.rcvNxt)
+		}
 	}
 	r.stats.BytesReceived = int64(r.rcvNxt)
 }
@@ -168,6 +176,20 @@ func (r *Receiver) inOrder(now time.Duration, b packet.Block) {
 	}
 }
 
+// growWindow raises the offered window for n new bytes; a growing window
+// is ACKed at once (tcp_grow_window sets icsk_ack.quick), so the sender
+// learns of it without the delayed-ACK wait.
+func (r *Receiver) growWindow(now time.Duration, n int, end uint64) {
+	if r.cfg.NoAutoTune {
+		return
+	}
+	before := r.win.ssthresh
+	r.win.onData(now, n, end, int(r.ooo.bytes()))
+	if r.win.ssthresh > before {
+		r.ackNow = true
+	}
+}
+
 // remember puts the block containing seq first in the recent list, dropping
 // entries that now fall in the same block.
 func (r *Receiver) remember(seq uint64) {
@@ -204,7 +226,11 @@ func (r *Receiver) makeAck(now time.Duration) *packet.Packet {
 	p := r.pool.Get()
 	p.Flow, p.Kind = r.cfg.Flow, packet.Ack
 	p.Ack, p.Echo, p.ECE = r.rcvNxt, r.echo, r.ce
-	p.Rwnd = max(r.cfg.Rwnd-int(r.ooo.bytes()), 0)
+	if r.cfg.NoAutoTune {
+		p.Rwnd = max(r.cfg.Rwnd-int(r.ooo.bytes()), 0)
+	} else {
+		p.Rwnd = r.win.window(now, r.rcvNxt, int(r.ooo.bytes()))
+	}
 	r.fillSacks(p)
 	p.Size = packet.AckSize
 	if p.NSack > 0 {

@@ -16,7 +16,10 @@ type rx struct {
 	tx   uint64
 }
 
+// newRx builds a receiver with a static window (the ACK policy is tested
+// here; rcvwnd_test.go tests the autotuned window and its quick ACKs).
 func newRx(t *testing.T, cfg ReceiverConfig) *rx {
+	cfg.NoAutoTune = true
 	pool := &packet.Pool{}
 	return &rx{t: t, pool: pool, r: NewReceiver(cfg, pool)}
 }

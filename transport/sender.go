@@ -102,7 +102,7 @@ func NewSender(cfg SenderConfig, ctrl cc.Controller, pool *packet.Pool) *Sender 
 		pool:     pool,
 		ring:     newSegRing(),
 		limit:    math.MaxUint64,
-		peerRwnd: math.MaxInt, // until the first ACK: the handshake's window is not modelled
+		peerRwnd: math.MaxInt, // until the first ACK, unless cfg.InitialRwnd
 		rtt:      newRTTEstimator(cfg),
 		rtoAt:    sim.Never,
 		tlpAt:    sim.Never,
@@ -110,6 +110,9 @@ func NewSender(cfg SenderConfig, ctrl cc.Controller, pool *packet.Pool) *Sender 
 	}
 	if cfg.Bytes > 0 {
 		s.limit = uint64(cfg.Bytes)
+	}
+	if cfg.InitialRwnd > 0 {
+		s.peerRwnd = cfg.InitialRwnd
 	}
 	s.marker = cc.MarkerOf(ctrl)
 	return s

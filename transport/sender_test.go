@@ -320,20 +320,25 @@ func TestSndBufLimitsSending(t *testing.T) {
 // the test path's event loop) in a bulk transfer; one op is one segment.
 func BenchmarkTransfer(b *testing.B) {
 	for _, tc := range []struct {
-		name string
-		loss float64
-		rate float64
-		cwnd int
+		name     string
+		loss     float64
+		rate     float64
+		cwnd     int
+		autotune bool // the receiver autotunes its window (rcvwnd.go)
 	}{
-		{"lossless", 0, 0, 100},
-		{"lossless-paced", 0, mbps(90), 100},
-		{"loss1pct", 0.01, 0, 100},
-		{"loss1pct-cwnd8000", 0.01, 0, 8000}, // a 12 MB window, as on the real paths
+		{"lossless", 0, 0, 100, false},
+		{"lossless-paced", 0, mbps(90), 100, false},
+		{"loss1pct", 0.01, 0, 100, false},
+		{"loss1pct-cwnd8000", 0.01, 0, 8000, false}, // a 12 MB window, as on the real paths
+		{"loss1pct-cwnd8000-autotune", 0.01, 0, 8000, true},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			ctrl := &fixedCC{cwnd: tc.cwnd * mss, rate: tc.rate}
 			cfg := SenderConfig{Bytes: int64(b.N) * mss, SndBuf: 2 * tc.cwnd * mss} // the window, not the buffer, limits
 			p := newPath(b, cfg, ctrl, mbps(1000), 10*time.Millisecond, 10*time.Millisecond)
+			if tc.autotune {
+				p.rcv = NewReceiver(ReceiverConfig{}, p.pool)
+			}
 			if tc.loss > 0 {
 				k := uint64(0)
 				p.dropData = func(time.Duration, *packet.Packet) bool { k++; return k%100 == 37 }

@@ -195,7 +195,7 @@ func (b *BBR) OnAck(now time.Duration, rs *cc.RateSample) {
 	if rs.Interval > 0 {
 		b.sampleBw = rs.DeliveryRate
 	}
-	if b.p.v3 && rs.LostBytes > 0 {
+	if rs.LostBytes > 0 {
 		b.noteLoss()
 	}
 	b.updateLatestDeliverySignals(rs)

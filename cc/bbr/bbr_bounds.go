@@ -7,7 +7,8 @@ import (
 )
 
 // noteLoss marks the round as lossy and, on its first loss, extends it to
-// the data delivered so far (v3 bbr_note_loss, from bbr_skb_marked_lost).
+// the data delivered so far: both versions do it per lost skb (v2alpha
+// bbr2_skb_marked_lost, v3 bbr_note_loss called from bbr_skb_marked_lost).
 func (b *BBR) noteLoss() {
 	if !b.lossInRound {
 		b.lossRoundDelivered = b.delivered

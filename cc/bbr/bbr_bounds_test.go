@@ -110,3 +110,26 @@ func TestShallowBufferV3(t *testing.T) {
 	}
 	t.Logf("0.1 BDP buffer, 5–30 s: loss %.2f%%, utilisation %.1f%%", 100*loss, 100*util)
 }
+
+// TestLossExtendsLossRound: the first loss marked in a round makes the
+// round run until the data delivered so far is acknowledged again, so
+// bw_latest and inflight_latest span the whole round trip of the loss
+// (bbr2_skb_marked_lost in v2alpha, bbr_note_loss in v3: both set
+// loss_round_delivered = tp->delivered on a round's first loss).
+func TestLossExtendsLossRound(t *testing.T) {
+	for _, name := range []string{"bbr2", "bbr3"} {
+		snap, rs, at := upSnapshot(t, name)
+		b := snap
+		b.lossInRound = false
+		before := b.lossRoundDelivered
+		r := rs
+		r.TotalDelivered = max(before, r.TotalDelivered) + 10*1448
+		r.PriorDelivered = before - 1 // not a loss-round start by itself
+		r.TxInFlight, r.Lost, r.LostBytes = 100*1448, 1448, 1448
+		b.OnAck(at+time.Millisecond, &r)
+		if b.lossRoundDelivered != r.TotalDelivered || !b.lossInRound {
+			t.Errorf("%s: after a round's first loss loss_round_delivered %d (was %d), loss_in_round %v; want %d (delivered so far) and true",
+				name, b.lossRoundDelivered, before, b.lossInRound, r.TotalDelivered)
+		}
+	}
+}

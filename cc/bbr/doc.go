@@ -38,11 +38,28 @@
 // 7 PROBE_RTT (v1's 1.25 phase is UP, 0.75 DOWN, the 1.0 phases CRUISE).
 // Rates in Inspect are bits/s (_bps), windows bytes, times ms.
 //
+// Audited against google/bbr v2alpha tcp_bbr2.c (issue 17): the gains,
+// bbr_beta, bbr_loss_thresh, bbr_inflight_headroom, the probe wait
+// (2 s + rand 1 s, or min(63, target inflight) rounds + rand 2), the
+// PROBE_UP inflight_hi slope (cwnd/2^k packets per increment, reset while
+// not cwnd-limited), the 1.25·BDP-after-min_rtt end of UP, the STARTUP
+// exits (3 rounds < 25% growth of max_bw; 8 loss events in a recovery
+// round above 2%) and the lower-bound cuts match; the loss round now
+// extends at its first loss for v2 as for v3 (bbr2_skb_marked_lost). The
+// real dataset's bbr2 runs came from kernel 5.13.12 hosts; their long-RTT
+// throughput (≈ 1.5–2 MB in flight whatever the RTT, cwnd ~10 MB and
+// snd_wnd ~8 MB not binding) fits a 2–4 MiB send buffer, not the
+// algorithm: see the flow's sndbuf.
+//
 // Departures from the kernels, because the transport contract carries
 // less than a socket: the earliest departure time is taken as now (no
 // EDT backlog in packets_in_net_at_edt); the per-lost-skb hook
 // (bbr_skb_marked_lost) is folded into the per-ACK sample (rs.Lost over
-// rs.TxInFlight of the newest acked segment); tp->is_cwnd_limited is
+// rs.TxInFlight of the newest acked segment), so a too-lossy probe cuts
+// inflight_hi to max(tx_in_flight, 0.7·target) of that segment, not to the
+// prefix of the lost skb where the loss rate crossed 2%
+// (bbr_inflight_hi_from_lost_skb), and v2's is_ack_delayed filter on the
+// probe_rtt_min refresh is not applied; tp->is_cwnd_limited is
 // approximated from OnSend (no room for a full segment in this or the
 // previous round); the ECN mark rate of a sample is the current round's;
 // after an RTO cwnd drops to cc.MinCWnd (2 segments; Linux uses 1) and the

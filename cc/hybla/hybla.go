@@ -3,19 +3,22 @@
 // Netw. 22(5), 2004): Reno whose growth is scaled so that a long-RTT flow
 // grows per unit time as a flow with the reference RTT rtt0 would.
 //
-// With rho = max(SRTT/rtt0, 1), taken from the smallest SRTT seen, each
-// acknowledged segment adds 2^rho − 1 segments in slow start (the window
-// multiplies by 2^rho per round trip) and rho²/cwnd in congestion avoidance
-// (rho² segments per round trip). Loss response is Reno's halving. Hybla is
-// unpaced.
+// With rho = max(SRTT/rtt0, 1), taken from the smallest SRTT seen, each ACK
+// adds 2^rho − 1 segments in slow start (clamped at ssthresh) and rho²/cwnd
+// in congestion avoidance, whatever the ACK covers: hybla_cong_avoid
+// ignores its acked argument. With a receiver that ACKs every second
+// segment the window grows by rho²/2 segments per round trip in
+// avoidance, half the paper's per-segment model (per_ack=0 selects that).
+// Growth needs the window to be in use (tcp_is_cwnd_limited): a window
+// that Hybla's slow start inflates beyond what the receiver's window lets
+// the sender put in flight stops growing. Loss response is Reno's halving.
+// Hybla is unpaced.
 //
-// Differences from Linux, both switchable or harmless: Linux computes rho
-// in eighths and 2^rho from a table, here both are exact; Linux applies
-// one increment per ACK whatever the ACK covers, here one per acknowledged
-// segment by default (the paper's model; per_ack=1 gives Linux's counting,
-// which halves growth under delayed ACKs); and Linux starts at cwnd = rho
-// from the handshake RTT while here the transport's initial window is used
-// until the first RTT sample.
+// Differences from Linux, both harmless here: Linux computes rho in eighths
+// and 2^rho from a table, here both are exact; and Linux starts at cwnd =
+// rho from the handshake RTT (hybla_init) while here the transport's
+// initial window is used until the first RTT sample (the same 10 segments
+// at 250 ms).
 package hybla
 
 import (
@@ -62,7 +65,7 @@ func init() {
 		Source:      "Linux net/ipv4/tcp_hybla.c; Caini & Firrincieli, IJSCN 22(5), 2004",
 		Params: map[string]float64{
 			"rtt0_ms": float64(defaultRTT0.Milliseconds()),
-			"per_ack": 0,
+			"per_ack": 1,
 		},
 		New: func(cfg cc.Config) (cc.Controller, error) { return New(cfg) },
 	})
@@ -88,7 +91,8 @@ type Hybla struct {
 }
 
 // New builds a Hybla controller from cfg (MSS and InitialCWnd set, as cc.New
-// does). Params: rtt0_ms (> 0), per_ack (0 or 1).
+// does). Params: rtt0_ms (> 0), per_ack (1: one increment per ACK, as
+// Linux; 0: one per acknowledged segment, the paper's model).
 func New(cfg cc.Config) (*Hybla, error) {
 	if cfg.MSS <= 0 || cfg.InitialCWnd <= 0 {
 		return nil, fmt.Errorf("hybla: mss %d and initial cwnd %d must be positive", cfg.MSS, cfg.InitialCWnd)
@@ -97,7 +101,7 @@ func New(cfg cc.Config) (*Hybla, error) {
 	if !(rtt0 > 0) || rtt0 > 1e6 {
 		return nil, fmt.Errorf("hybla: parameter rtt0_ms = %v: must be in (0, 1e6]", rtt0)
 	}
-	perAck := cfg.Param("per_ack", 0)
+	perAck := cfg.Param("per_ack", 1)
 	if perAck != 0 && perAck != 1 {
 		return nil, fmt.Errorf("hybla: parameter per_ack = %v: must be 0 or 1", perAck)
 	}
@@ -140,13 +144,15 @@ func (h *Hybla) OnAck(_ time.Duration, rs *cc.RateSample) {
 	if h.recovering || rs.AckedPackets <= 0 || !h.cwndLimited() {
 		return
 	}
+	if h.lossState {
+		// hybla_state: Hybla is off outside TCP_CA_Open, and
+		// tcp_reno_cong_avoid counts acknowledged segments.
+		h.renoGrow(rs.AckedPackets)
+		return
+	}
 	n := rs.AckedPackets
 	if h.perAck {
-		n = 1
-	}
-	if h.lossState {
-		h.renoGrow(n) // hybla_state: Hybla is off outside TCP_CA_Open
-		return
+		n = 1 // hybla_cong_avoid: one increment per ACK
 	}
 	h.grow(n)
 }

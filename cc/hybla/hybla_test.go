@@ -11,10 +11,10 @@ import (
 
 const mss = 1448
 
-// TestRegistered: "hybla" defaults to RTT0 = 25 ms (tcp_hybla.c) and the
-// per-RTT increase, and refuses RTT0 = 0 and a non-binary per_ack.
+// TestRegistered: "hybla" defaults to RTT0 = 25 ms (tcp_hybla.c) and
+// Linux's per-ACK increments, and refuses RTT0 = 0 and a non-binary per_ack.
 func TestRegistered(t *testing.T) {
-	cctest.Registered(t, "hybla", map[string]float64{"rtt0_ms": 25, "per_ack": 0},
+	cctest.Registered(t, "hybla", map[string]float64{"rtt0_ms": 25, "per_ack": 1},
 		map[string]float64{"rtt0_ms": 0}, map[string]float64{"per_ack": 2})
 }
 
