@@ -184,7 +184,7 @@ func fig8(d *Data, p *Part) (report.Section, error) {
 	}
 	var xy []report.XYSeries
 	for _, c := range cells {
-		sr := report.XYSeries{Name: schemeName(c.CCA), Key: c.CCA}
+		sr := report.XYSeries{Name: schemeName(c.CCA), Key: c.CCA, Points: true}
 		for _, ph := range reconfPhases {
 			sr.X, sr.Y = append(sr.X, jain(ph)(c).Mean), append(sr.Y, agg(ph)(c).Mean)
 		}

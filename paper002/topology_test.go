@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/leolab/leolab/campaign"
+	"github.com/leolab/leolab/metrics"
 	"github.com/leolab/leolab/report"
 )
 
@@ -96,5 +98,38 @@ func TestTopologyStudy(t *testing.T) {
 	}
 	if err := report.Write(filepath.Join(dir, "out"), rep); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Finding 4's multiple-bottleneck half and finding 5's parking lot read
+// the topology figures' numbers (set by hand: the verdict logic only).
+func TestTopologyFindings(t *testing.T) {
+	d := &Data{Findings: map[string]metrics.Estimate{}}
+	set := func(k string, m, ci float64) { d.Findings[k] = metrics.Estimate{Mean: m, CI: ci, N: 5} }
+	for _, cca := range []string{"cubic", "bbr3"} {
+		set("fig5.ratio."+cca+".50", 0.95, 0.02)
+		set("fig5.ratio."+cca+".200", 0.5, 0.05)
+		set("fig7.long."+cca, 2, 1)
+		set("fig7.jainmm."+cca, 0.8, 0.05)
+		set("fig9b.long."+cca, 9.6, 0.01)
+		set("fig9b.jainmm."+cca, 1, 0.001)
+		set("fig8.moved."+cca+".1", 0.76, 0.05)
+		set("fig8.jain."+cca+".1", 0.9, 0.02)
+		set("fig8.jain."+cca+".2", 0.99, 0.01)
+	}
+	fs := d.findings()
+	if len(fs) != 1 || fs[0].verdict != "holds here" || !strings.Contains(fs[0].numbers, "parking lot") || !strings.Contains(fs[0].numbers, "2.00 ± 1.00") {
+		t.Fatalf("finding 4: %+v", fs)
+	}
+	// A long flow above its share (BBRv3 here) contradicts the half.
+	set("fig7.long.cubic", 9.9, 0.05)
+	set("fig7.long.bbr3", 10.5, 0.3)
+	if v := d.findings()[0].verdict; v != "holds in part here" {
+		t.Errorf("long flows at their share: verdict %q", v)
+	}
+	delete(d.Findings, "fig7.long.cubic")
+	delete(d.Findings, "fig7.long.bbr3")
+	if v := d.findings()[0].verdict; !strings.Contains(v, "not tested (Fig. 7 not run)") {
+		t.Errorf("without Fig. 7: verdict %q", v)
 	}
 }
