@@ -40,7 +40,8 @@ type scenarioDoc struct {
 	Seed     uint64           `yaml:"seed"`
 	EpochUTC string           `yaml:"epoch_utc,omitempty"`
 	Interval string           `yaml:"interval"`
-	Path     map[string]any   `yaml:"path"`
+	Path     map[string]any   `yaml:"path,omitempty"`
+	Links    []any            `yaml:"links,omitempty"`
 	Flows    []map[string]any `yaml:"flows"`
 }
 
@@ -177,7 +178,7 @@ func (r *Run) Name() string {
 }
 
 func (c *Campaign) scenarioText(r *Run) (string, error) {
-	path := deepCopy(c.Path).(map[string]any)
+	path, _ := deepCopy(c.Path).(map[string]any)
 	if r.City != "" {
 		path["city"] = r.City
 	}
@@ -186,6 +187,9 @@ func (c *Campaign) scenarioText(r *Run) (string, error) {
 	}
 	doc := scenarioDoc{Version: scenario.Version, Name: r.Name(), Duration: c.Duration.String(),
 		Seed: r.Seed, Interval: c.Interval.String(), Path: path}
+	if c.Links != nil {
+		doc.Links = deepCopy(c.Links).([]any)
+	}
 	if c.Flows == nil {
 		for _, name := range r.CCAs {
 			doc.Flows = append(doc.Flows, map[string]any{"cca": RegistryName(name)})
@@ -222,7 +226,7 @@ func (c *Campaign) sweepDoc(doc *scenarioDoc, r *Run) error {
 	for i, f := range doc.Flows {
 		flows[i] = f
 	}
-	tree := map[string]any{"duration": doc.Duration, "interval": doc.Interval, "path": doc.Path, "flows": flows}
+	tree := map[string]any{"duration": doc.Duration, "interval": doc.Interval, "path": doc.Path, "flows": flows, "links": doc.Links}
 	if err := c.applySweep(tree, r); err != nil {
 		return err
 	}

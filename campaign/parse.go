@@ -176,7 +176,7 @@ func (d *decoder) campaign(root *yaml.Node) *Campaign {
 		case "seeds":
 			c.Seeds = d.seeds(v)
 		case "template":
-			c.Path, c.Flows = d.template(v)
+			c.Path, c.Flows, c.Links = d.template(v)
 		case "axes":
 			c.Axes = d.axes(v)
 		case "sweep":
@@ -200,7 +200,7 @@ func (d *decoder) campaign(root *yaml.Node) *Campaign {
 			c.Seeds = append(c.Seeds, uint64(first+i))
 		}
 	}
-	if c.Path == nil {
+	if c.Path == nil && c.Links == nil {
 		c.Path = map[string]any{"profile": "starlink"}
 	}
 	return c
@@ -218,12 +218,16 @@ func (d *decoder) seeds(n *yaml.Node) []uint64 {
 	return out
 }
 
-func (d *decoder) template(n *yaml.Node) (map[string]any, []any) {
+func (d *decoder) template(n *yaml.Node) (map[string]any, []any, []any) {
 	path := map[string]any{}
-	var flows []any
-	d.fields(n, "template", []string{"path", "flows"}, func(k string, v *yaml.Node) {
-		if k == "flows" {
+	var flows, links []any
+	d.fields(n, "template", []string{"path", "links", "flows"}, func(k string, v *yaml.Node) {
+		switch k {
+		case "flows":
 			flows = d.templateFlows(v)
+			return
+		case "links":
+			links = d.templateLinks(v)
 			return
 		}
 		if v.Kind != yaml.MappingNode {
@@ -237,7 +241,10 @@ func (d *decoder) template(n *yaml.Node) (map[string]any, []any) {
 			d.lines["template.path."+v.Content[i].Value] = v.Content[i].Line
 		}
 	})
-	return path, flows
+	if links != nil && len(path) == 0 {
+		path = nil
+	}
+	return path, flows, links
 }
 
 // templateFlows reads template.flows: a list of scenario flows, checked

@@ -109,6 +109,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("version: 1\nduration: 5s\naxes: {cca: [reno]}\n"))
 	f.Add([]byte("axes: [1, 2]\n"))
 	f.Add([]byte(sweepCampaign))
+	f.Add([]byte(linksCampaign))
+	f.Add([]byte("version: 1\nduration: 5s\ntemplate: {links: [{name: a, from: x, to: y, rate: 1Mbps, rtt: 1ms}], flows: [{cca: reno}]}\nsweep: {links[0].rtt: [2ms]}\n"))
 	f.Add([]byte("version: 1\nduration: 5s\ntemplate: {path: {profile: fixed, rate: 10Mbps}, flows: [{cca: reno}]}\nsweep: {path.rtt: [10ms, 20ms], path.overrides.x.y: [1]}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse("fuzz.yaml", data)

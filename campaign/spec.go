@@ -49,6 +49,8 @@ type Campaign struct {
 	// Flows is the template's flows (nil: one flow per axes.cca value);
 	// with it, axes.cca (optional) sets every flow's cca.
 	Flows []any
+	// Links is the template's topology (links.go; nil: Path).
+	Links []any
 	Axes  Axes
 	// Sweep lists the swept scenario fields, in file order (sweep.go).
 	Sweep []Sweep

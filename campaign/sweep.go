@@ -46,7 +46,7 @@ const maxSweepValues = 1000
 
 // sweepRoots are the scenario fields a sweep may set: version and name
 // belong to the campaign, seed comes from its seeds.
-var sweepRoots = []string{"duration", "interval", "epoch_utc", "path", "flows"}
+var sweepRoots = []string{"duration", "interval", "epoch_utc", "path", "links", "flows"}
 
 var stepRE = regexp.MustCompile(`^([a-z_][a-z0-9_]*)((?:\[[0-9]+\])*)$`)
 

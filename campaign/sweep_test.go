@@ -132,7 +132,7 @@ func TestSweepErrors(t *testing.T) {
 		{"flow out of range", "flows[1].extra_rtt", "flows[2].extra_rtt", "sweep.flows[2].extra_rtt", "allowed: flows[0]..flows[1]"},
 		{"flows unindexed", "flows[1].extra_rtt", "flows.extra_rtt", "sweep.flows.extra_rtt", "name a flow by index"},
 		{"cca twice", "flows[1].extra_rtt", "flows[1].cca", "sweep.flows[1].cca", "comes from axes.cca"},
-		{"seed", "flows[1].extra_rtt", "seed", "sweep.seed", "allowed: duration, interval, epoch_utc, path, flows"},
+		{"seed", "flows[1].extra_rtt", "seed", "sweep.seed", "allowed: duration, interval, epoch_utc, path, links, flows"},
 		{"repeated value", "[fq_codel, cake]", "[cake, cake]", "sweep.path.queue.discipline[1]", "repeats"},
 		{"empty list", "[fq_codel, cake]", "[]", "sweep.path.queue.discipline", "non-empty list"},
 		{"not a list", "[fq_codel, cake]", "cake", "sweep.path.queue.discipline", "non-empty list"},

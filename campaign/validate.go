@@ -38,6 +38,12 @@ func (c *Campaign) Validate() error {
 }
 
 func (c *Campaign) validatePath() error {
+	if c.Links != nil {
+		return c.validateLinks()
+	}
+	if err := c.validateNoLinks(); err != nil {
+		return err
+	}
 	for _, k := range []string{"city", "direction"} {
 		if _, ok := c.Path[k]; ok {
 			return c.fail("template.path."+k, "comes from axes.%s; remove it from the template", k)

@@ -3,8 +3,10 @@
 // LEO Constellations", arXiv 2510.25498): one campaign per figure —
 // single and competing flows on LeoEM's San Diego → New York path (Figs.
 // 1–2), responsiveness to bandwidth and RTT steps (Figs. 3–4), RTT asymmetry
-// (Figs. 5, 6 and 9a with SFQ), five flows under each AQM (Fig. 9c) and a
-// random-loss check of finding 3 — and the report that reads their runs back
+// (Figs. 5, 6 and 9a with SFQ), a three-bottleneck parking lot (Fig. 7,
+// and 9b with SFQ), flows moved between a 50 ms and a 20 ms path (Fig. 8),
+// five flows under each AQM (Fig. 9c) and a random-loss check of finding 3
+// — and the report that reads their runs back
 // from a campaign store: each figure captioned with what the paper reports
 // and what we measured (means over runs with t-based 95 % confidence
 // intervals, package metrics), and a verdict on each of the paper's five
@@ -12,10 +14,9 @@
 //
 // The campaigns are embedded (campaigns/*.yaml, the same files as
 // examples/seed002/campaigns/) with the part of LeoEM's path file they replay
-// (leoem/). The figures that need several links in series or path moves
-// (three bottlenecks, Figs. 7 and 9b; path reconfiguration, Fig. 8) are
-// listed with what they wait for: a Figure with a campaign file and a
-// builder is all they need once the scenario format has topologies.
+// (leoem/). The topology figures (fig_topology.go) are campaigns with
+// template.links. A Figure without a campaign file would be listed in the
+// report with what it waits for (Figure.Needs).
 //
 // The package runs nothing itself and prints nothing: the caller executes
 // the runs (locally or on NATS workers) into a store and hands it over.
