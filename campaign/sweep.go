@@ -155,7 +155,7 @@ func nodeLabel(n *yaml.Node) string {
 }
 
 // maxCampaignRuns bounds the runs one campaign expands to: the full
-// seed-000 study is 2 400 and seed 002's 860; a product of sweeps beyond
+// seed-000 study is 2 400 and seed 002's (--full) 950; a product of sweeps beyond
 // this is a mistake, and expanding it would take the machine's memory.
 const maxCampaignRuns = 200000
 
