@@ -62,33 +62,15 @@ func Train(ctx gocontext.Context, cfg Config, tc TrainConfig, seqs []Sequence, o
 	if err := tc.Validate(); err != nil {
 		return nil, fmt.Errorf("seq: train: %w", err)
 	}
-	var gpt2 *SFile
-	if cfg.Backbone == BackboneGPT2 {
-		if opt.GPT2 == "" {
-			return nil, fmt.Errorf("seq: train: --backbone gpt2 needs --gpt2 FILE.safetensors")
-		}
-		gc, f, err := readGPT2(opt.GPT2, cfg)
-		if err != nil {
-			return nil, err
-		}
-		cfg, gpt2 = gc, f
-	}
 	wins := windows(seqs)
 	if len(wins) == 0 {
 		return nil, fmt.Errorf("seq: train: no steps to train on")
 	}
-	m, err := newModel(cfg, tc.Seed)
+	m, err := NewModel(cfg, tc.Seed, opt.GPT2)
 	if err != nil {
-		return nil, fmt.Errorf("seq: train: %w", err)
-	}
-	if cfg.Backbone == BackboneGPT2 {
-		if err := loadGPT2(m.ctx, opt.GPT2, gpt2, cfg); err != nil {
-			return nil, err
-		}
-	}
-	if err := m.initVars(); err != nil {
 		return nil, err
 	}
+	cfg = m.Config
 	m.Target = targetReturn(seqs)
 	step, err := context.NewExecAny(m.backend, m.ctx, func(ctx *context.Context, in []*Node) []*Node {
 		return m.net.trainStep(ctx, tc, in)
@@ -195,6 +177,36 @@ func Train(ctx gocontext.Context, cfg Config, tc TrainConfig, seqs []Sequence, o
 		if _, err := io.WriteString(opt.Curves, CurveHeader+st.Curves); err != nil {
 			return nil, err
 		}
+	}
+	return m, nil
+}
+
+// NewModel builds a model of cfg with its variables initialised from
+// seed; with a gpt2 backbone, the backbone's come (frozen) from the
+// safetensors file gpt2Path and cfg's width and layers from its shapes.
+func NewModel(cfg Config, seed uint64, gpt2Path string) (*Model, error) {
+	var gpt2 *SFile
+	if cfg.Backbone == BackboneGPT2 {
+		if gpt2Path == "" {
+			return nil, fmt.Errorf("seq: --backbone gpt2 needs --gpt2 FILE.safetensors")
+		}
+		gc, f, err := readGPT2(gpt2Path, cfg)
+		if err != nil {
+			return nil, err
+		}
+		cfg, gpt2 = gc, f
+	}
+	m, err := newModel(cfg, seed)
+	if err != nil {
+		return nil, fmt.Errorf("seq: %w", err)
+	}
+	if gpt2 != nil {
+		if err := loadGPT2(m.ctx, gpt2Path, gpt2, cfg); err != nil {
+			return nil, err
+		}
+	}
+	if err := m.initVars(); err != nil {
+		return nil, err
 	}
 	return m, nil
 }
