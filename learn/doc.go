@@ -13,6 +13,11 @@
 // trained deterministically on the eq. 3 gains (train.go), its evaluation
 // per phase and the model JSON that cc/lmbbr embeds.
 //
+// Package learn/seq holds seed 003's own model on gomlx: the sequence
+// policy (state encoder, return-conditioned transformer, phase-masked
+// head) with a GPT-2 + LoRA backbone option; this package's regression
+// stays the "linear" baseline.
+//
 // Everything here is a pure, deterministic function of the input series: no
 // clock, no randomness, no I/O beyond the writers handed an io.Writer.
 package learn

@@ -138,6 +138,7 @@ type learnTrainFlags struct {
 	iters   int
 	rate    float64
 	l2      float64
+	seq     learnSeqFlags
 }
 
 func newLearnTrainCmd() *cobra.Command {
@@ -157,9 +158,23 @@ the most frequent gain, goes to stderr.
 
 The embedded model is trained on simulated BBR downlink runs (120 s, seeds
 1-4) of london, mumbai, ohio, saopaulo and sydney with tokyo held out;
-go test ./learn -run TestDefaultModel -update rebuilds it.`,
+go test ./learn -run TestDefaultModel -update rebuilds it.
+
+--model seq trains seed 003's sequence policy instead (package learn/seq):
+a per-feature state encoder, a causal transformer over the last --window
+steps conditioned on the return-to-go, and a head over the 11 gains masked
+to the phase's; on gomlx's pure-Go backend. Its backbone is our own small
+transformer (--width, --layers, --heads) or a GPT-2 checkpoint from a
+local safetensors file (--backbone gpt2 --gpt2 FILE), frozen, with LoRA
+adapters (--lora-rank, --lora-alpha, --lora-targets). Training is
+deterministic for --seed; with --checkpoint it resumes after a kill or
+Ctrl-C. --rate defaults to Adam's 0.001 with --model seq. Progress per
+epoch goes to stderr, the curve to --curves, the model (safetensors) to
+--out.`,
 		Example: `  leolab learn train pool.jsonl --out model.json
-  leolab learn train pool.jsonl --holdout tokyo --out model.json`,
+  leolab learn train pool.jsonl --holdout tokyo --out model.json
+  leolab learn train pool.jsonl --model seq --holdout tokyo --out seq.safetensors --curves curves.csv --checkpoint run.ckpt
+  leolab learn train pool.jsonl --model seq --backbone gpt2 --gpt2 gpt2/model.safetensors --heads 12 --lora-rank 8 --out seq.safetensors`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLearnTrain(cmd, args, &f) },
 	}
 	c.Flags().StringVar(&f.holdout, "holdout", "", "leave rows of this `LOCATION` out of training and evaluate on them")
@@ -167,6 +182,7 @@ go test ./learn -run TestDefaultModel -update rebuilds it.`,
 	c.Flags().IntVar(&f.iters, "iterations", d.Iterations, "gradient-descent steps per phase")
 	c.Flags().Float64Var(&f.rate, "rate", d.Rate, "gradient step size")
 	c.Flags().Float64Var(&f.l2, "l2", d.L2, "L2 penalty on the non-bias weights")
+	addLearnSeqFlags(c, &f.seq)
 	return c
 }
 
@@ -186,6 +202,13 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 			return badInput("learn train: %s: %v", p, err)
 		}
 		rows = append(rows, r...)
+	}
+	switch f.seq.model {
+	case "seq":
+		return runLearnTrainSeq(cmd, rows, args, f.holdout, f.out, f.rate, &f.seq)
+	case "linear":
+	default:
+		return badInput("learn train: --model %q (allowed: linear, seq)", f.seq.model)
 	}
 	ex := learn.Examples(rows)
 	train, held := ex, []learn.Example(nil)

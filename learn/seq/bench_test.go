@@ -1,0 +1,86 @@
+package seq
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:staticcheck // gomlx's graph DSL reads as math
+	"github.com/gomlx/gomlx/pkg/core/tensors"
+	"github.com/gomlx/gomlx/pkg/ml/context"
+)
+
+// BenchmarkDecision is one per-decision inference of the default model
+// (a window of w steps, batch 1) on the pure-Go backend; it reports the
+// p50 and p99 latency over its iterations.
+func BenchmarkDecision(b *testing.B) {
+	benchDecision(b, DefaultConfig(), "")
+}
+
+// BenchmarkDecisionGPT2Tiny is the same for the tiny random GPT-2 (width
+// 16, 2 layers) with LoRA rank 4.
+func BenchmarkDecisionGPT2Tiny(b *testing.B) {
+	benchDecision(b, gpt2Config(4), writeTinyGPT2(b, 16, 2))
+}
+
+func benchDecision(b *testing.B, cfg Config, gpt2 string) {
+	m, err := NewModel(cfg, 1, gpt2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	seqs := realSequences(b)
+	batch := newBatch(1, m.Config.Window)
+	batch.fill(0, seqs, window{0, 100})
+	lat := make([]time.Duration, 0, b.N)
+	b.ResetTimer()
+	for range b.N {
+		t0 := time.Now()
+		if _, err := m.Logits(batch); err != nil {
+			b.Fatal(err)
+		}
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds()), "p99-µs")
+}
+
+// BenchmarkTrainStep is one optimizer step of the default model and
+// training config (Batch·Accumulate windows).
+func BenchmarkTrainStep(b *testing.B) {
+	cfg, tc := DefaultConfig(), DefaultTrainConfig()
+	m, err := NewModel(cfg, 1, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	seqs := realSequences(b)
+	step, err := context.NewExecAny(m.backend, m.ctx, func(ctx *context.Context, in []*Node) []*Node {
+		return m.net.trainStep(ctx, tc, in)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	per := tc.Batch * tc.Accumulate
+	bt := newBatch(per, cfg.Window)
+	for n := range per {
+		bt.fill(n, seqs, window{n % 2, 10 + 3*n})
+	}
+	args := func() []any {
+		return []any{tensors.FromFlatDataAndDimensions(bt.X, bt.N, bt.W, NumFeatures),
+			tensors.FromFlatDataAndDimensions(bt.Return, bt.N, bt.W),
+			tensors.FromFlatDataAndDimensions(bt.Action, bt.N, bt.W),
+			tensors.FromFlatDataAndDimensions(bt.Phase, bt.N, bt.W),
+			tensors.FromFlatDataAndDimensions(bt.Label, bt.N, bt.W),
+			tensors.FromFlatDataAndDimensions(bt.Weight, bt.N, bt.W)}
+	}
+	if _, err := step.Exec(args()...); err != nil { // compile
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := step.Exec(args()...); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
