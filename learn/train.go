@@ -183,11 +183,17 @@ func Evaluate(m *lmbbr.Model, ex []Example) []PhaseEval {
 // SplitLocation separates examples measured at location loc (the
 // held-out city) from the rest.
 func SplitLocation(ex []Example, loc string) (rest, held []Example) {
-	for _, e := range ex {
-		if e.Source.Location == loc {
-			held = append(held, e)
+	return Split(ex, func(e Example) bool { return e.Source.Location == loc })
+}
+
+// Split separates the items for which isHeld is true from the rest, each
+// in its order (learn/seq splits its sequences with it too).
+func Split[T any](xs []T, isHeld func(T) bool) (rest, held []T) {
+	for _, x := range xs {
+		if isHeld(x) {
+			held = append(held, x)
 		} else {
-			rest = append(rest, e)
+			rest = append(rest, x)
 		}
 	}
 	return rest, held

@@ -128,14 +128,7 @@ func Sequences(rows []learn.Row) []Sequence {
 
 // SplitLocation separates sequences measured at loc from the rest.
 func SplitLocation(seqs []Sequence, loc string) (rest, held []Sequence) {
-	for _, s := range seqs {
-		if s.Source.Location == loc {
-			held = append(held, s)
-		} else {
-			rest = append(rest, s)
-		}
-	}
-	return rest, held
+	return learn.Split(seqs, func(s Sequence) bool { return s.Source.Location == loc })
 }
 
 // Batch is a set of windows as the model's input tensors, flat row-major.
