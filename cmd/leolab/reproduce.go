@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/leolab/leolab/campaign"
@@ -13,6 +14,7 @@ type reproduceFlags struct {
 	quick, full bool
 	out         string
 	paper       string // which seed's figures: 000 (default), 001, 003
+	engine      string // sim (default) or emu, for the papers that run live
 	p000        paper000Flags
 	exec        execFlags
 	// Restrictions for tests and partial studies (hidden).
@@ -65,6 +67,7 @@ per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
 	fl.BoolVar(&f.full, "full", false, "the paper's campaign (10 runs × 300 s)")
 	fl.StringVar(&f.out, "out", "", "output directory (default: reproduce-quick or reproduce-full)")
 	fl.StringVar(&f.paper, "paper", paperSeed000, "the seed whose figures to reproduce: 000, 001, 002 or 003")
+	fl.StringVar(&f.engine, "engine", campaign.DefaultEngine, "where the runs execute: sim, or emu (live kernel TCP over the emulator, root; --paper 001 and 002)")
 	f.exec.register(c)
 	f.p000.register(c)
 	fl.StringSliceVar(&f.ccas, "ccas", nil, "only these CCAs (dataset names)")
@@ -90,6 +93,9 @@ const (
 
 // dispatchReproduce runs the study of the seed --paper names.
 func dispatchReproduce(cmd *cobra.Command, f *reproduceFlags) error {
+	if err := f.checkEngine(); err != nil {
+		return err
+	}
 	switch f.paper {
 	case paperSeed000:
 		return runReproduce(cmd, f)
@@ -165,4 +171,26 @@ func runCampaignIn(cmd *cobra.Command, f *reproduceFlags, c *campaign.Campaign, 
 		return nil, nil, err
 	}
 	return runs, st, nil
+}
+
+// enginesByPaper lists, per --paper, the engines its study runs on.
+var enginesByPaper = map[string][]string{
+	paperSeed000: {campaign.DefaultEngine},
+	paperSeed001: {campaign.DefaultEngine},
+	paperSeed002: {campaign.DefaultEngine},
+	paperSeed003: {campaign.DefaultEngine},
+}
+
+// checkEngine rejects an --engine the chosen paper cannot run on.
+func (f *reproduceFlags) checkEngine() error {
+	allowed, ok := enginesByPaper[f.paper]
+	if !ok {
+		return nil // dispatchReproduce names the allowed papers
+	}
+	for _, e := range allowed {
+		if f.engine == e {
+			return nil
+		}
+	}
+	return badInput("reproduce --paper %s: --engine %q: allowed values are %s", f.paper, f.engine, strings.Join(allowed, ", "))
 }
