@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,7 +15,7 @@ type reproduceFlags struct {
 	quick, full bool
 	out         string
 	paper       string // which seed's figures: 000 (default), 001, 003
-	engine      string // sim (default) or emu, for the papers that run live
+	engine      string // where the runs execute (enginesByPaper)
 	p000        paper000Flags
 	exec        execFlags
 	// Restrictions for tests and partial studies (hidden).
@@ -67,7 +68,7 @@ per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
 	fl.BoolVar(&f.full, "full", false, "the paper's campaign (10 runs × 300 s)")
 	fl.StringVar(&f.out, "out", "", "output directory (default: reproduce-quick or reproduce-full)")
 	fl.StringVar(&f.paper, "paper", paperSeed000, "the seed whose figures to reproduce: 000, 001, 002 or 003")
-	fl.StringVar(&f.engine, "engine", campaign.DefaultEngine, "where the runs execute: sim, or emu (live kernel TCP over the emulator, root; --paper 001 and 002)")
+	fl.StringVar(&f.engine, "engine", campaign.DefaultEngine, "where the runs execute: sim (every paper so far)")
 	f.exec.register(c)
 	f.p000.register(c)
 	fl.StringSliceVar(&f.ccas, "ccas", nil, "only these CCAs (dataset names)")
@@ -187,10 +188,8 @@ func (f *reproduceFlags) checkEngine() error {
 	if !ok {
 		return nil // dispatchReproduce names the allowed papers
 	}
-	for _, e := range allowed {
-		if f.engine == e {
-			return nil
-		}
+	if slices.Contains(allowed, f.engine) {
+		return nil
 	}
 	return badInput("reproduce --paper %s: --engine %q: allowed values are %s", f.paper, f.engine, strings.Join(allowed, ", "))
 }

@@ -66,3 +66,14 @@ func TestReproduceReduced(t *testing.T) {
 		t.Fatalf("rerun: exit %d\n%s", code, out)
 	}
 }
+
+// TestReproduceEngineRefused: an engine a paper does not run on is bad
+// input (exit 2) naming the allowed values, before anything runs.
+func TestReproduceEngineRefused(t *testing.T) {
+	for _, paper := range []string{"000", "001", "002", "003"} {
+		code, _, errOut := runCLI("reproduce", "--paper", paper, "--engine", "emu", "--out", t.TempDir())
+		if code != 2 || !strings.Contains(errOut, `--engine "emu": allowed values are sim`) {
+			t.Errorf("--paper %s --engine emu: exit %d, stderr %q; want 2 naming the allowed values", paper, code, errOut)
+		}
+	}
+}
