@@ -15,12 +15,11 @@ import (
 // schedule at the real UTC position of epoch, plus the city's terrestrial
 // leg on the server side. Uplink (client → server) is the access uplink then
 // the terrestrial delay; downlink (server → client) the terrestrial delay
-// then the access downlink. This mirrors the simulator's path (package
+// then the access downlink (after the leg's own loss, if the city has one). This mirrors the simulator's path (package
 // scenario); the random streams are the simulator's for the same seed.
 func StarlinkPath(p *profile.StarlinkProfile, epoch time.Time, seed uint64) (uplink, downlink StageFactory) {
 	off := starlink.MinuteOffset(epoch)
 	slotSeed := sim.Stream(seed, "starlink/slots").Uint64()
-	terrestrial := p.Terrestrial.OneWay
 	uplink = func(drop link.DropFunc) (link.Stage, error) {
 		a, err := starlink.NewUplink(p, starlink.Config{
 			Rand: sim.Stream(seed, "starlink/uplink"), Drop: drop, Epoch: off, SlotSeed: slotSeed,
@@ -28,14 +27,14 @@ func StarlinkPath(p *profile.StarlinkProfile, epoch time.Time, seed uint64) (upl
 		if err != nil {
 			return nil, err
 		}
-		t, err := link.NewDelay(terrestrial)
+		t, err := starlink.NewTerrestrial(p, false, nil, drop)
 		if err != nil {
 			return nil, err
 		}
 		return link.NewChain(a, t), nil
 	}
 	downlink = func(drop link.DropFunc) (link.Stage, error) {
-		t, err := link.NewDelay(terrestrial)
+		t, err := starlink.NewTerrestrial(p, true, sim.Stream(seed, "terrestrial/downlink"), drop)
 		if err != nil {
 			return nil, err
 		}

@@ -163,6 +163,11 @@ type PoP struct {
 // Terrestrial is the city's fixed leg between the PoP and the server.
 type Terrestrial struct {
 	OneWay time.Duration `yaml:"one_way" range:"0s,10s"`
+	// DownlinkLoss is the i.i.d. loss probability of the leg in the
+	// server → PoP direction (the downlink's data, the uplink's ACKs). A
+	// per-city parameter: the seed-000 data shows loss on the path of one
+	// city that the shared access link does not explain (cities.yaml).
+	DownlinkLoss float64 `yaml:"downlink_loss" range:"0,0.5"`
 }
 
 // MaxRate is the direction's nominal stable allocation, Base*Multiplier.

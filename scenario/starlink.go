@@ -63,11 +63,13 @@ func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 		cfg.Rand = sim.Stream(s.Seed, "starlink/uplink")
 		return starlink.NewUplink(sp, cfg)
 	}
-	terrestrial := func() (link.Stage, error) { return link.NewDelay(sp.Terrestrial.OneWay) }
+	terrestrial := func(down bool, drop link.DropFunc) (link.Stage, error) {
+		return starlink.NewTerrestrial(sp, down, sim.Stream(s.Seed, "terrestrial/downlink"), drop)
+	}
 	// serverSide: server → terrestrial → access; terminalSide: access → terrestrial → server.
 	serverSide := func(down bool) func(link.DropFunc) (link.Stage, error) {
 		return func(drop link.DropFunc) (link.Stage, error) {
-			t, err := terrestrial()
+			t, err := terrestrial(true, drop)
 			if err != nil {
 				return nil, err
 			}
@@ -84,7 +86,7 @@ func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 			if err != nil {
 				return nil, err
 			}
-			t, err := terrestrial()
+			t, err := terrestrial(false, drop)
 			if err != nil {
 				return nil, err
 			}

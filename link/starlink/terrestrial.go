@@ -1,0 +1,28 @@
+package starlink
+
+import (
+	"math/rand/v2"
+
+	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/profile"
+)
+
+// NewTerrestrial returns the city's terrestrial leg between the PoP and the
+// server for one direction (down: server → PoP): the fixed one-way delay,
+// after the leg's i.i.d. loss in the server → PoP direction when the
+// profile has one. rng draws the losses (a stream of its own, so the access
+// link's draws do not change with it); drop receives the lost packets.
+func NewTerrestrial(p *profile.StarlinkProfile, down bool, rng *rand.Rand, drop link.DropFunc) (link.Stage, error) {
+	d, err := link.NewDelay(p.Terrestrial.OneWay)
+	if err != nil {
+		return nil, err
+	}
+	if !down || p.Terrestrial.DownlinkLoss == 0 {
+		return d, nil
+	}
+	l, err := link.NewLoss(p.Terrestrial.DownlinkLoss, rng, drop)
+	if err != nil {
+		return nil, err
+	}
+	return link.NewChain(l, d), nil
+}
