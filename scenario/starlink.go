@@ -7,14 +7,10 @@ import (
 	"github.com/leolab/leolab/link"
 	"github.com/leolab/leolab/link/starlink"
 	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/orbit"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/sim"
 )
-
-// simEpochDate is the UTC day the simulator's runs are placed on; only the
-// second within the minute matters to the model (reconfigurations at
-// :12/:27/:42/:57), and it is drawn from the seed.
-var simEpochDate = time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 
 // resolveStarlink resolves the Starlink profile of the path, as an *Error
 // that points at the city or overrides field when it is bad.
@@ -32,14 +28,16 @@ func (s *Scenario) resolveStarlink(fail failFunc) error {
 }
 
 // epoch is the run's t = 0 on the wall clock: epoch_utc when given, else
-// simEpochDate plus an offset within the minute drawn from the seed
-// (DESIGN.md "Time").
+// orbit.Epoch() (the day the simulator places runs on, and where the Walker
+// shells start) plus an offset within the minute drawn from the seed
+// (DESIGN.md "Time"); only the second within the minute matters to the
+// Starlink model (reconfigurations at :12/:27/:42/:57).
 func (s *Scenario) epoch() time.Time {
 	if !s.EpochUTC.IsZero() {
 		return s.EpochUTC
 	}
 	r := sim.Stream(s.Seed, "epoch")
-	return simEpochDate.Add(time.Duration(r.Int64N(int64(time.Minute/time.Millisecond))) * time.Millisecond)
+	return orbit.Epoch().Add(time.Duration(r.Int64N(int64(time.Minute/time.Millisecond))) * time.Millisecond)
 }
 
 // starlinkPath builds the Starlink path: the terminal's downlink and uplink

@@ -15,11 +15,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// orbitEpoch is where the Walker shells' satellites start (plane 0's node
-// at right ascension 0, its satellite 0 at the node) and the default
-// --start, so the same flags give the same schedule.
-var orbitEpoch = time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
-
 func newOrbitCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "orbit",
@@ -62,7 +57,7 @@ destination → fibre. Satellites are usable above --min-elevation.`,
 	fl := c.Flags()
 	fl.StringVar(&f.from, "from", "", "terminal position LAT,LON in degrees (required)")
 	fl.StringVar(&f.to, "to", "", "destination position LAT,LON in degrees (required)")
-	fl.StringVar(&f.start, "start", orbitEpoch.Format(time.RFC3339), "first slot's start, RFC 3339")
+	fl.StringVar(&f.start, "start", orbit.Epoch().Format(time.RFC3339), "first slot's start, RFC 3339")
 	fl.DurationVar(&f.duration, "duration", 10*time.Minute, "length of the schedule")
 	fl.DurationVar(&f.slot, "slot", orbit.DefaultSlot, "slot length: the serving satellite is chosen once per slot")
 	fl.StringVar(&f.mode, "mode", "bentpipe", "path: bentpipe or isl")
@@ -131,7 +126,7 @@ func orbitSource(f orbitPathFlags, mode orbit.Mode) (orbit.Source, error) {
 		if err != nil {
 			return nil, badInput("orbit path: --shell: %v", err)
 		}
-		return orbit.NewWalker(orbitEpoch, sh)
+		return orbit.NewWalker(orbit.Epoch(), sh)
 	}
 	if mode == orbit.ISL {
 		return nil, badInput("orbit path: --mode isl needs a Walker shell's links; it cannot be used with --tle (use --mode bentpipe)")
