@@ -53,7 +53,7 @@ func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 	spec.Schedule = starlink.NewSchedule(sp, epoch)
 	slotSeed := sim.Stream(s.Seed, "starlink/slots").Uint64()
 	access := func(down bool, drop link.DropFunc) (link.Stage, error) {
-		cfg := starlink.Config{Drop: drop, Epoch: epoch, SlotSeed: slotSeed}
+		cfg := starlink.Config{Drop: drop, Epoch: epoch, SlotSeed: slotSeed, SlotOWD: s.orbitSlotOWD()}
 		if down {
 			cfg.Rand = sim.Stream(s.Seed, "starlink/downlink")
 			return starlink.NewDownlink(sp, cfg)
@@ -62,6 +62,11 @@ func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 		return starlink.NewUplink(sp, cfg)
 	}
 	terrestrial := func() (link.Stage, error) { return link.NewDelay(sp.Terrestrial.OneWay) }
+	// A ptot stage (path.loss_model, orbit outages) sits where packets enter
+	// the access link, on the time axis its reconfigurations and the orbit
+	// slots share; forward is whether the access link carries the data.
+	forward := func(down bool) bool { return down == (s.Path.Direction != "uplink") }
+	access = s.withOrbitAccess(access, forward)
 	// serverSide: server → terrestrial → access; terminalSide: access → terrestrial → server.
 	serverSide := func(down bool) func(link.DropFunc) (link.Stage, error) {
 		return func(drop link.DropFunc) (link.Stage, error) {

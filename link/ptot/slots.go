@@ -143,3 +143,24 @@ func (sl *Slot) probabilities() (in, out float64) {
 	}
 	return sl.Legs.Total(), out
 }
+
+// At is p_tot for a packet at run time t (1 in an outage slot).
+func (s *Slots) At(t time.Duration) float64 {
+	k := s.index(t)
+	sl := &s.Slots[k]
+	if sl.Outage {
+		return 1
+	}
+	in, out := sl.probabilities()
+	if s.InWindow(t) {
+		return in
+	}
+	return out
+}
+
+// InWindow reports whether run time t falls in a handover window.
+func (s *Slots) InWindow(t time.Duration) bool {
+	k := s.index(t)
+	start := s.First + time.Duration(k)*s.Length
+	return s.Slots[k].Handover && !s.Slots[k].Outage && t >= start && t < start+s.Window
+}

@@ -117,3 +117,20 @@ func TestExpected(t *testing.T) {
 		}
 	}
 }
+
+func TestAtAndInWindow(t *testing.T) {
+	s := Slots{First: -2 * time.Second, Length: 10 * time.Second, Window: time.Second, Slots: []Slot{
+		{Legs: Legs{Cap: 0.1, Ho: 0.5}},
+		{Legs: Legs{Cap: 0.1, Ho: 0.5}, Handover: true}, // from 8 s
+		{Outage: true},
+	}}
+	for _, tc := range []struct {
+		at  time.Duration
+		p   float64
+		win bool
+	}{{0, 0.1, false}, {8 * time.Second, 0.55, true}, {8999 * time.Millisecond, 0.55, true}, {9 * time.Second, 0.1, false}, {18 * time.Second, 1, false}, {time.Hour, 1, false}} {
+		if got := s.At(tc.at); math.Abs(got-tc.p) > 1e-12 || s.InWindow(tc.at) != tc.win {
+			t.Errorf("at %v: p %v window %v, want %v %v", tc.at, got, s.InWindow(tc.at), tc.p, tc.win)
+		}
+	}
+}
