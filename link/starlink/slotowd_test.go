@@ -13,7 +13,9 @@ import (
 func TestSlotOWDReplacesDrift(t *testing.T) {
 	p := mustProfile(t, "", nil)
 	const epoch = 5 * time.Second // boundaries at run times 7, 22, 37, 52 s
-	owdOf := func(start time.Duration) time.Duration { return time.Duration(3+(start+8*time.Second)/(5*time.Second)) * time.Millisecond } // 3, 6, 9, 12, 15 ms
+	owdOf := func(start time.Duration) time.Duration {
+		return time.Duration(3+(start+8*time.Second)/(5*time.Second)) * time.Millisecond
+	} // 3, 6, 9, 12, 15 ms
 	run := func(slotOWD func(time.Duration) time.Duration) (*bench, []slotState) {
 		b := &bench{t: t, loop: sim.NewLoop(), keep: true, pollAt: -1}
 		l, err := NewDownlink(p, Config{Rand: sim.Stream(1, "starlink/downlink"), Drop: b.onDrop, Epoch: epoch, SlotSeed: 7, SlotOWD: slotOWD})
