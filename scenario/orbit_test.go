@@ -215,3 +215,40 @@ func TestOrbitBadInput(t *testing.T) {
 		}
 	}
 }
+
+// On a fixed path the ptot stage comes before the queue: a light probe's
+// loss is the slots' mean p_tot, within 4σ, and nothing else drops.
+func TestPtotOnFixedPath(t *testing.T) {
+	sc, err := scenario.Parse("fixed.yaml", []byte(`version: 1
+duration: 300s
+path:
+  profile: fixed
+  rate: 100Mbps
+  rtt: 20ms
+  orbit: {from: "32.72,-117.16", to: "40.71,-74.01", mode: isl}
+  loss_model: {kind: ptot, p_cap: 0.002, p_ho: 0.3, p_isl: 0.001, handover_window: 100ms}
+flows: [{cca: cbr, rate: 8Mbps, packet_size: 1000}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	isls := 0
+	for _, p := range sc.OrbitPaths() {
+		isls += p.ISLs
+	}
+	if isls == 0 {
+		t.Fatal("San Diego → New York over ISLs crossed no ISL: the test does not exercise p_isl")
+	}
+	_, res := runScenario(t, sc)
+	f := res.Flows[0]
+	n := float64(f.SentPackets)
+	p := sc.OrbitLoss().Expected(0, 300*time.Second)
+	sd := math.Sqrt(n * p * (1 - p))
+	t.Logf("%d of %d lost (%.5f), p_tot over the run %.5f (± %.1f packets)", f.LostPackets, f.SentPackets, float64(f.LostPackets)/n, p, sd)
+	if math.Abs(float64(f.LostPackets)-n*p) > 4*sd {
+		t.Errorf("%d lost, want %.1f ± 4·%.1f", f.LostPackets, n*p, sd)
+	}
+	if d := res.Links[0].Drops; d.Random != f.LostPackets || d.Head+d.Tail+d.AQM+d.Outage+d.Policer != 0 {
+		t.Errorf("link drops %+v for %d probe losses: want them all random (the ptot stage's)", d, f.LostPackets)
+	}
+}
