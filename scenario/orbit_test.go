@@ -1,12 +1,16 @@
 package scenario_test
 
 import (
+	"bytes"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/leolab/leolab/orbit"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
 )
@@ -250,5 +254,102 @@ flows: [{cca: cbr, rate: 8Mbps, packet_size: 1000}]
 	}
 	if d := res.Links[0].Drops; d.Random != f.LostPackets || d.Head+d.Tail+d.AQM+d.Outage+d.Policer != 0 {
 		t.Errorf("link drops %+v for %d probe losses: want them all random (the ptot stage's)", d, f.LostPackets)
+	}
+}
+
+// delay_file reads `leolab orbit path` output: each probe's one-way delay
+// is rtt/2 + its slot's delay (to the µs the CSV keeps), and the slots
+// whose route changed are the run's handovers.
+func TestDelayFileOrbitFormat(t *testing.T) {
+	dir := t.TempDir()
+	sched := filepath.Join(dir, "sdny.csv")
+	code := writeOrbitCSV(t, sched)
+	sc, err := scenario.Parse(filepath.Join(dir, "s.yaml"), []byte(`version: 1
+duration: 120s
+path:
+  profile: fixed
+  rate: 1Gbps
+  rtt: 10ms
+  delay_file: {file: sdny.csv, format: orbit, offset: 30s}
+flows: [{cca: cbr, rate: 1Mbps, packet_size: 125, record: true}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, res := runScenario(t, sc)
+	const ser = 1e-3 // 125 bytes at 1 Gbit/s, ms
+	for _, p := range res.Flows[0].Packets {
+		if p.OWDMs <= 0 {
+			continue
+		}
+		k := int((p.SentS + 30) / 15)
+		if want := 5 + code[k].OWDms + ser; math.Abs(p.OWDMs-want) > 2e-3 {
+			t.Fatalf("packet %d at %.3f s: OWD %.4f ms, want %.4f (slot %d)", p.Seq, p.SentS, p.OWDMs, want, k)
+		}
+	}
+	var want []time.Duration
+	for k, s := range code {
+		if at := time.Duration(k)*15*time.Second - 30*time.Second; s.Changed && at >= 0 && at < 120*time.Second {
+			want = append(want, at)
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no route change in the schedule: the test does not check handovers")
+	}
+	var got []time.Duration
+	for at := spec.Schedule.Next(0); at >= 0 && at < 120*time.Second; at = spec.Schedule.Next(at + 1) {
+		got = append(got, at)
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("handovers %v, want the route changes %v", got, want)
+	}
+}
+
+// writeOrbitCSV writes San Diego → New York's bent-pipe schedule of 4 min
+// from orbit.Epoch() as `leolab orbit path --csv` does, and returns it as
+// read back.
+func writeOrbitCSV(t *testing.T, name string) []orbit.SlotPath {
+	t.Helper()
+	sh, _ := orbit.ShellByName("starlink-1")
+	w, err := orbit.NewWalker(orbit.Epoch(), sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, _ := orbit.ParseLatLon("32.72,-117.16")
+	to, _ := orbit.ParseLatLon("40.71,-74.01")
+	slots, err := orbit.Schedule(w, orbit.PathConfig{From: from, To: to, Start: orbit.Epoch(), Duration: 4 * time.Minute,
+		Slot: orbit.DefaultSlot, Mode: orbit.BentPipe, Policy: orbit.Highest, MinElevation: orbit.DefaultMinElevation, Gateways: orbit.Gateways()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := orbit.WriteCSV(&buf, slots); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	back, err := orbit.ReadSchedule(name, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return back
+}
+
+func TestDelayFileOrbitBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	if err := os.WriteFile(bad, []byte("start,one_way_delay_ms,changed,outage\n2026-04-01T00:00:00Z,5,false,false\n2026-04-01T00:00:15Z,-1,false,false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ df, want string }{
+		{"{file: bad.csv, format: orbit}", "s.yaml:7: path.delay_file.file: " + bad + ":3: slot 1: one_way_delay_ms -1 outside 0..10000"},
+		{"{file: bad.csv, format: orbit, handover_outage: true}", "path.delay_file.handover_outage: needs LeoEM's per-hop delays (format leoem); format orbit has none"},
+		{"{file: bad.csv, format: tle}", `path.delay_file.format: "tle" (allowed: leoem, orbit)`},
+	} {
+		_, err := scenario.Parse(filepath.Join(dir, "s.yaml"), []byte("version: 1\nduration: 10s\npath:\n  profile: fixed\n  rate: 10Mbps\n  rtt: 10ms\n  delay_file: "+tc.df+"\nflows: [{cca: cubic}]\n"))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v\nwant %q", tc.df, err, tc.want)
+		}
 	}
 }

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -172,7 +170,7 @@ func runOrbitPath(cmd *cobra.Command, f orbitPathFlags) error {
 			Slots  []orbit.SlotPath `json:"slots"`
 		}{cfg.From, cfg.To, cfg.Mode.String(), cfg.Policy.String(), cfg.Slot.String(), cfg.MinElevation, orbitSourceName(f), slots})
 	case f.csv:
-		return writeOrbitCSV(out, slots)
+		return orbit.WriteCSV(out, slots)
 	}
 	return printOrbitText(out, cfg, f, slots)
 }
@@ -184,53 +182,13 @@ func orbitSourceName(f orbitPathFlags) string {
 	return "walker:" + f.shell
 }
 
-// orbitColumns is the one schema of the text table and the CSV.
-var orbitColumns = []struct {
-	name string
-	get  func(s orbit.SlotPath) string
-}{
-	{"start", func(s orbit.SlotPath) string { return s.Start.UTC().Format(time.RFC3339) }},
-	{"serving", func(s orbit.SlotPath) string { return s.Serving }},
-	{"gateway", func(s orbit.SlotPath) string { return s.Gateway }},
-	{"hops", func(s orbit.SlotPath) string { return strconv.Itoa(s.Hops) }},
-	{"isls", func(s orbit.SlotPath) string { return strconv.Itoa(s.ISLs) }},
-	{"space_km", func(s orbit.SlotPath) string { return strconv.FormatFloat(s.SpaceKm, 'f', 1, 64) }},
-	{"fibre_km", func(s orbit.SlotPath) string { return strconv.FormatFloat(s.FibreKm, 'f', 1, 64) }},
-	{"one_way_delay_ms", func(s orbit.SlotPath) string { return strconv.FormatFloat(s.OWDms, 'f', 3, 64) }},
-	{"changed", func(s orbit.SlotPath) string { return strconv.FormatBool(s.Changed) }},
-	{"outage", func(s orbit.SlotPath) string { return strconv.FormatBool(s.Outage) }},
-}
-
-func writeOrbitCSV(out io.Writer, slots []orbit.SlotPath) error {
-	w := csv.NewWriter(out)
-	row := make([]string, len(orbitColumns))
-	for i, c := range orbitColumns {
-		row[i] = c.name
-	}
-	w.Write(row)
-	for _, s := range slots {
-		for i, c := range orbitColumns {
-			row[i] = c.get(s)
-		}
-		w.Write(row)
-	}
-	w.Flush()
-	return w.Error()
-}
-
 func printOrbitText(out io.Writer, cfg orbit.PathConfig, f orbitPathFlags, slots []orbit.SlotPath) error {
 	fmt.Fprintf(out, "%s → %s  mode=%s policy=%s slot=%v min-elevation=%g° source=%s\n\n",
 		cfg.From.Name, cfg.To.Name, cfg.Mode, cfg.Policy, cfg.Slot, cfg.MinElevation, orbitSourceName(f))
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	for _, c := range orbitColumns {
-		fmt.Fprintf(w, "%s\t", c.name)
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, strings.Join(orbit.ColumnNames(), "\t")+"\t")
 	for _, s := range slots {
-		for _, c := range orbitColumns {
-			fmt.Fprintf(w, "%s\t", c.get(s))
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintln(w, strings.Join(s.Row(), "\t")+"\t")
 	}
 	if err := w.Flush(); err != nil {
 		return err
