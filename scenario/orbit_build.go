@@ -82,7 +82,7 @@ func (s *Scenario) orbitDelay() schedule.Profile {
 // it rebuilds a Starlink path on the wall clock without these stages, and
 // the orbit slots are placed on the scenario's epoch, not the live run's.
 func (s *Scenario) simOnly() string {
-	if !s.Path.orbitUsed() {
+	if s.orbit == nil {
 		return ""
 	}
 	field := "path.orbit"

@@ -97,7 +97,7 @@ func TestPtotExampleInSim(t *testing.T) {
 		if m == 0 {
 			continue // a slot the run barely touches
 		}
-		if m < want-1e-6 || m > want+frame+0.1 { // + a frame, + the 100 µs of the spikes-free probe's serialisation
+		if m < want-1e-6 || m > want+frame+1e-6 {
 			t.Errorf("slot %d: smallest OWD %.3f ms, want %.3f (+ up to a %.3f ms frame)", k, m, want, frame)
 		}
 	}
@@ -135,6 +135,17 @@ flows: [{cca: cbr, rate: 8Mbps, packet_size: 1000, record: true}]
 	}
 	in.check(t, "inside handover windows")
 	out.check(t, "outside handover windows")
+}
+
+// owd_source: model alone is the default spelt out: the same path.
+func TestOWDSourceModelAlone(t *testing.T) {
+	sc, err := scenario.Parse("m.yaml", []byte(strings.Replace(strings.Replace(orbitBase, "PROFILE", "starlink", 1), "PATH", "owd_source: model", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if spec, err := sc.Spec(); err != nil || spec.SimOnly != "" || sc.OrbitLoss() != nil {
+		t.Errorf("spec %v, sim only %q", err, spec.SimOnly)
+	}
 }
 
 // A fixed path with owd_source: orbit: each probe's one-way delay is
@@ -201,6 +212,7 @@ func TestOrbitBadInput(t *testing.T) {
 		{"no orbit", "starlink", "loss_model: {kind: ptot}", `bad.yaml:5: path.loss_model: needs path.orbit`},
 		{"orbit unused", "starlink", orb, `bad.yaml:5: path.orbit: unused`},
 		{"owd source", "starlink", orb + "\n  owd_source: gps", `bad.yaml:6: path.owd_source: "gps" (allowed: model, orbit)`},
+		{"owd source alone", "starlink", "owd_source: orbit", `bad.yaml:5: path.owd_source: orbit needs path.orbit`},
 		{"bad from", "starlink", `orbit: {from: "95,0", to: "0,0"}` + "\n  owd_source: orbit", `path.orbit.from: "95,0": latitude 95 outside -90..90`},
 		{"no to", "starlink", `orbit: {from: "0,0"}` + "\n  owd_source: orbit", `path.orbit.to: missing: LAT,LON in degrees`},
 		{"mode", "starlink", `orbit: {from: "0,0", to: "1,1", mode: laser}` + "\n  owd_source: orbit", `path.orbit.mode: unknown mode "laser" (allowed: bentpipe, isl)`},

@@ -37,8 +37,8 @@ const orbitExample = `e.g. orbit: {from: "-37.85,145.11", to: "-33.87,151.21"}`
 // schedule places the slots).
 func (s *Scenario) validateOrbit(fail failFunc) error {
 	p := &s.Path
-	if !p.orbitUsed() {
-		return nil
+	if !p.orbitUsed() || p.LossModel == nil && p.Orbit == nil && p.OWDSource == OWDModel {
+		return nil // owd_source: model alone is the default, spelt out
 	}
 	if p.Profile != "fixed" && s.starlink == nil {
 		return fail("path", "loss_model, orbit and owd_source apply to profiles fixed and starlink (not %s)", p.Profile)
