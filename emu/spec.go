@@ -47,6 +47,9 @@ func FromSpec(spec netsim.Spec, opt SpecOptions) (RunConfig, error) {
 	if err := spec.Validate(); err != nil {
 		return RunConfig{}, fmt.Errorf("emu: %w", err)
 	}
+	if spec.SimOnly != "" {
+		return RunConfig{}, fmt.Errorf("emu: %s", spec.SimOnly)
+	}
 	if spec.Hops != nil { // a topology (topology.go)
 		var err error
 		if spec.Forward, spec.Reverse, err = topologyLinks(spec); err != nil {

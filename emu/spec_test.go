@@ -365,3 +365,23 @@ func TestKernelVsSim(t *testing.T) {
 	}
 	t.Logf("kernel (emu) vs model (sim), %v runs:\n%s", dur, strings.Join(table, "\n"))
 }
+
+// The simulator-only path fields (netsim.Spec.SimOnly: path.loss_model,
+// path.orbit, path.owd_source) are refused, naming the field, before
+// anything is set up.
+func TestFromSpecRefusesSimOnly(t *testing.T) {
+	for name, path := range map[string]string{
+		"fixed":    `{profile: fixed, rate: 10Mbps, rtt: 20ms, orbit: {from: "-37.85,145.11", to: "-33.87,151.21"}, loss_model: {kind: ptot, p_cap: 0.01}}`,
+		"starlink": `{profile: starlink, orbit: {from: "-37.85,145.11", to: "-33.87,151.21"}, owd_source: orbit}`,
+	} {
+		sc := parse(t, "version: 1\nname: r\nduration: 5s\npath: "+path+"\nflows: [{cca: cubic}]\n")
+		spec, err := sc.Spec()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		_, err = FromSpec(spec, SpecOptions{Starlink: sc.Starlink()})
+		if err == nil || !strings.Contains(err.Error(), "(line 4): path.loss_model, path.orbit and path.owd_source run on the simulator only") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

@@ -45,6 +45,10 @@ type Spec struct {
 
 	// Tap, when set, sees every packet at the path's ends (tap.go).
 	Tap Tap
+
+	// SimOnly, when set, says why a live engine must refuse the spec (a
+	// stage only the simulator models); the simulator ignores it.
+	SimOnly string
 }
 
 // LinkSpec builds one direction of the path.

@@ -1,6 +1,9 @@
 package orbit
 
-import "math"
+import (
+	"math"
+	"time"
+)
 
 // WGS-72 constants used by SGP4. SGP4's mean elements are fitted with
 // these values, so the propagator must use them (Vallado et al. 2006,
@@ -47,3 +50,15 @@ const (
 	rad2deg       = 180 / math.Pi
 	minutesPerDay = 1440.0
 )
+
+// epochUnix is 2026-04-01T00:00:00Z, leolab's reference instant (seed
+// 000's campaign ran in April 2026).
+const epochUnix = 1775001600
+
+// Epoch is leolab's reference instant: where the Walker shells' satellites
+// start (plane 0's node at right ascension 0, its satellite 0 at the node),
+// `leolab orbit path`'s default --start, and the UTC day the simulator
+// places a run without epoch_utc on (scenario). One instant for all three,
+// so that a scenario and the command line see the same constellation at
+// the same time.
+func Epoch() time.Time { return time.Unix(epochUnix, 0).UTC() }

@@ -17,7 +17,7 @@ var (
 	newYork   = Site{Name: "new-york", Lat: 40.7128, Lon: -74.0060}
 	burwood   = Site{Name: "burwood", Lat: -37.8497, Lon: 145.1150} // seed 000's dish, Melbourne
 	sydneyAWS = Site{Name: "sydney", Lat: -33.8688, Lon: 151.2093}
-	testEpoch = time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
+	testEpoch = Epoch()
 )
 
 func shell1(t testing.TB) *Walker {

@@ -114,3 +114,9 @@ func TestOrbitRouterLine(t *testing.T) {
 		t.Errorf("distance %v, want %v", r.dist[3], want)
 	}
 }
+
+func TestEpochIsFirstOfApril2026(t *testing.T) {
+	if want := time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC); !Epoch().Equal(want) || Epoch().Location() != time.UTC {
+		t.Errorf("Epoch() = %v, want %v", Epoch(), want)
+	}
+}

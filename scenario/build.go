@@ -25,13 +25,18 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 	}
 	switch s.Path.Profile {
 	case "fixed":
-		if s.Path.timeVarying() {
+		if s.Path.timeVarying() || s.Path.OWDSource == OWDOrbit {
 			s.timeVaryingPath(&spec)
 		} else {
 			s.fixedPath(&spec)
 		}
 		if !s.EpochUTC.IsZero() {
 			spec.EpochUTC = s.EpochUTC.Format(time.RFC3339Nano)
+		}
+		if s.orbit != nil { // the orbit is placed on the run's epoch: say which
+			spec.EpochUTC = s.epoch().Format(time.RFC3339Nano)
+			spec.Forward.Build, spec.Forward.Timed = s.withOrbitStage(true, spec.Forward.Build), true
+			spec.Reverse.Build, spec.Reverse.Timed = s.withOrbitStage(false, spec.Reverse.Build), true
 		}
 	case profile.NameStarlink, profile.NameStarlinkSeed001:
 		s.starlinkPath(&spec)
@@ -45,6 +50,7 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 	default:
 		return spec, fmt.Errorf("path.profile %q: no simulator path builder", s.Path.Profile)
 	}
+	spec.SimOnly = s.simOnly()
 	for _, f := range s.Flows {
 		for range f.Count {
 			fs := netsim.FlowSpec{

@@ -40,6 +40,8 @@ type Scenario struct {
 	// read by Validate from path.delay_file
 	pathLog     *schedule.PathLog
 	handoverErr *schedule.ECDF
+	// computed by Validate from path.orbit (orbit_validate.go)
+	orbit *orbitSlots
 }
 
 // Path is the network path. Profile "fixed" uses Rate/RTT/Queue/Loss;
@@ -65,6 +67,14 @@ type Path struct {
 
 	// Trace configures profile trace (scenario/trace.go).
 	Trace TracePath
+
+	// LossModel adds a modelled loss stage (seed 000's p_tot) to the data
+	// direction, Orbit is the geometry its slots come from, and OWDSource
+	// orbit takes the path's per-slot delay from that geometry
+	// (orbit*.go; profiles fixed and starlink, sim only).
+	LossModel *LossModel
+	Orbit     *OrbitPath
+	OWDSource string
 }
 
 // Queue configures a fixed link's bottleneck queue (see link/qdisc).

@@ -73,7 +73,7 @@ func (d *decoder) scenario(root *yaml.Node) *Scenario {
 
 func (d *decoder) path(n *yaml.Node) Path {
 	p := Path{}
-	d.fields(n, "path", []string{"profile", "city", "direction", "overrides", "rate", "rtt", "queue", "loss", "reverse", "schedule", "delay_file", "trace"}, func(k string, v *yaml.Node) {
+	d.fields(n, "path", []string{"profile", "city", "direction", "overrides", "rate", "rtt", "queue", "loss", "reverse", "schedule", "delay_file", "trace", "loss_model", "orbit", "owd_source"}, func(k string, v *yaml.Node) {
 		f := "path." + k
 		switch k {
 		case "profile":
@@ -105,6 +105,12 @@ func (d *decoder) path(n *yaml.Node) Path {
 			p.DelayFile = d.delayFile(v, f)
 		case "trace":
 			p.Trace = d.tracePath(v, f)
+		case "loss_model":
+			p.LossModel = d.lossModel(v, f)
+		case "orbit":
+			p.Orbit = d.orbitPath(v, f)
+		case "owd_source":
+			p.OWDSource = d.str(v, f)
 		case "reverse":
 			p.Reverse = d.reverse(v, f)
 		}

@@ -7,14 +7,10 @@ import (
 	"github.com/leolab/leolab/link"
 	"github.com/leolab/leolab/link/starlink"
 	"github.com/leolab/leolab/netsim"
+	"github.com/leolab/leolab/orbit"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/sim"
 )
-
-// simEpochDate is the UTC day the simulator's runs are placed on; only the
-// second within the minute matters to the model (reconfigurations at
-// :12/:27/:42/:57), and it is drawn from the seed.
-var simEpochDate = time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 
 // resolveStarlink resolves the Starlink profile of the path, as an *Error
 // that points at the city or overrides field when it is bad.
@@ -32,14 +28,16 @@ func (s *Scenario) resolveStarlink(fail failFunc) error {
 }
 
 // epoch is the run's t = 0 on the wall clock: epoch_utc when given, else
-// simEpochDate plus an offset within the minute drawn from the seed
-// (DESIGN.md "Time").
+// orbit.Epoch() (the day the simulator places runs on, and where the Walker
+// shells start) plus an offset within the minute drawn from the seed
+// (DESIGN.md "Time"); only the second within the minute matters to the
+// Starlink model (reconfigurations at :12/:27/:42/:57).
 func (s *Scenario) epoch() time.Time {
 	if !s.EpochUTC.IsZero() {
 		return s.EpochUTC
 	}
 	r := sim.Stream(s.Seed, "epoch")
-	return simEpochDate.Add(time.Duration(r.Int64N(int64(time.Minute/time.Millisecond))) * time.Millisecond)
+	return orbit.Epoch().Add(time.Duration(r.Int64N(int64(time.Minute/time.Millisecond))) * time.Millisecond)
 }
 
 // starlinkPath builds the Starlink path: the terminal's downlink and uplink
@@ -55,7 +53,7 @@ func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 	spec.Schedule = starlink.NewSchedule(sp, epoch)
 	slotSeed := sim.Stream(s.Seed, "starlink/slots").Uint64()
 	access := func(down bool, drop link.DropFunc) (link.Stage, error) {
-		cfg := starlink.Config{Drop: drop, Epoch: epoch, SlotSeed: slotSeed}
+		cfg := starlink.Config{Drop: drop, Epoch: epoch, SlotSeed: slotSeed, SlotOWD: s.orbitSlotOWD()}
 		if down {
 			cfg.Rand = sim.Stream(s.Seed, "starlink/downlink")
 			return starlink.NewDownlink(sp, cfg)
@@ -66,6 +64,11 @@ func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 	terrestrial := func(down bool, drop link.DropFunc) (link.Stage, error) {
 		return starlink.NewTerrestrial(sp, down, sim.Stream(s.Seed, "terrestrial/downlink"), drop)
 	}
+	// A ptot stage (path.loss_model, orbit outages) sits where packets enter
+	// the access link, on the time axis its reconfigurations and the orbit
+	// slots share; forward is whether the access link carries the data.
+	forward := func(down bool) bool { return down == (s.Path.Direction != "uplink") }
+	access = s.withOrbitAccess(access, forward)
 	// serverSide: server → terrestrial → access; terminalSide: access → terrestrial → server.
 	serverSide := func(down bool) func(link.DropFunc) (link.Stage, error) {
 		return func(drop link.DropFunc) (link.Stage, error) {

@@ -28,7 +28,7 @@ type Change struct {
 // directions, on top of the path's rtt (see link/schedule).
 type DelayFile struct {
 	File   string        // as written; resolved against the scenario's directory
-	Format string        // leoem (the only one)
+	Format string        // leoem, or orbit (`leolab orbit path --csv`/`--json` output)
 	Offset time.Duration // file time at run time 0
 	// Handovers makes the file's route changes the run's cc.Schedule
 	// (default true); HandoverError names an ECDF file of prediction
@@ -42,7 +42,7 @@ type DelayFile struct {
 }
 
 // DelayFormats lists the path-file formats of delay_file.
-var DelayFormats = []string{"leoem"}
+var DelayFormats = []string{"leoem", "orbit"}
 
 // scheduleFields and delayFileFields are the fields of path.schedule[i]
 // and path.delay_file.
@@ -186,6 +186,8 @@ func (s *Scenario) validateDelayFile(fail failFunc) error {
 		return fail("path.delay_file.offset", "%v: must be >= 0", df.Offset)
 	case df.HandoverError != "" && !df.Handovers:
 		return fail("path.delay_file.handover_error", "applies when handovers is true")
+	case df.HandoverOutage && df.Format == "orbit":
+		return fail("path.delay_file.handover_outage", "needs LeoEM's per-hop delays (format leoem); format orbit has none")
 	}
 	name := s.resolve(df.File)
 	f, err := os.Open(name)
@@ -193,7 +195,11 @@ func (s *Scenario) validateDelayFile(fail failFunc) error {
 		return fail("path.delay_file.file", "%v", err)
 	}
 	defer f.Close()
-	pl, err := schedule.ReadLeoEM(name, f)
+	read := schedule.ReadLeoEM
+	if df.Format == "orbit" {
+		read = readOrbitDelayFile
+	}
+	pl, err := read(name, f)
 	if err != nil {
 		return fail("path.delay_file.file", "%v", err)
 	}

@@ -26,6 +26,9 @@ func (s *Scenario) profiles() profiles {
 	if s.pathLog != nil {
 		out.path, out.outages = s.pathLog.Delay(p.DelayFile.Offset, p.DelayFile.HandoverOutage)
 	}
+	if p.OWDSource == OWDOrbit {
+		out.path = s.orbitDelay()
+	}
 	return out
 }
 

@@ -61,6 +61,9 @@ func (s *Scenario) validatePath(fail failFunc) error {
 	if !slices.Contains(Profiles, p.Profile) {
 		return fail("path.profile", "%q is not a profile (allowed: %s)", p.Profile, strings.Join(Profiles, ", "))
 	}
+	if p.Profile == ProfileTrace && p.orbitUsed() {
+		return fail("path", "loss_model, orbit and owd_source apply to profiles fixed and starlink, not trace")
+	}
 	if done, err := s.validateTracePath(fail); done {
 		return err
 	}
@@ -95,7 +98,13 @@ func (s *Scenario) validatePath(fail failFunc) error {
 		if err := validateQueue("path.reverse.queue", p.Reverse.Queue, revRate, fail); err != nil {
 			return err
 		}
-		return s.validateTimeVarying(fail)
+		if p.OWDSource == OWDOrbit && p.DelayFile != nil {
+			return fail("path.owd_source", "orbit and path.delay_file both give the path's delay; choose one")
+		}
+		if err := s.validateTimeVarying(fail); err != nil {
+			return err
+		}
+		return s.validateOrbit(fail)
 	}
 	if p.timeVarying() {
 		return fail("path", "schedule and delay_file apply to profile fixed")
@@ -109,7 +118,10 @@ func (s *Scenario) validatePath(fail failFunc) error {
 	if p.RateBps != 0 || p.RTT != 0 || p.Loss != 0 || !p.Queue.IsZero() || p.Reverse.RateBps != 0 || p.Reverse.Loss != 0 || !p.Reverse.Queue.IsZero() {
 		return fail("path", "rate, rtt, queue, loss and reverse apply to profile fixed; change a starlink parameter with overrides (see `leolab profile show starlink`)")
 	}
-	return s.resolveStarlink(fail)
+	if err := s.resolveStarlink(fail); err != nil {
+		return err
+	}
+	return s.validateOrbit(fail)
 }
 
 func validateQueue(field string, q Queue, rateBps float64, fail failFunc) error {

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -14,11 +12,6 @@ import (
 	"github.com/leolab/leolab/orbit"
 	"github.com/spf13/cobra"
 )
-
-// orbitEpoch is where the Walker shells' satellites start (plane 0's node
-// at right ascension 0, its satellite 0 at the node) and the default
-// --start, so the same flags give the same schedule.
-var orbitEpoch = time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)
 
 func newOrbitCmd() *cobra.Command {
 	c := &cobra.Command{
@@ -62,7 +55,7 @@ destination → fibre. Satellites are usable above --min-elevation.`,
 	fl := c.Flags()
 	fl.StringVar(&f.from, "from", "", "terminal position LAT,LON in degrees (required)")
 	fl.StringVar(&f.to, "to", "", "destination position LAT,LON in degrees (required)")
-	fl.StringVar(&f.start, "start", orbitEpoch.Format(time.RFC3339), "first slot's start, RFC 3339")
+	fl.StringVar(&f.start, "start", orbit.Epoch().Format(time.RFC3339), "first slot's start, RFC 3339")
 	fl.DurationVar(&f.duration, "duration", 10*time.Minute, "length of the schedule")
 	fl.DurationVar(&f.slot, "slot", orbit.DefaultSlot, "slot length: the serving satellite is chosen once per slot")
 	fl.StringVar(&f.mode, "mode", "bentpipe", "path: bentpipe or isl")
@@ -131,7 +124,7 @@ func orbitSource(f orbitPathFlags, mode orbit.Mode) (orbit.Source, error) {
 		if err != nil {
 			return nil, badInput("orbit path: --shell: %v", err)
 		}
-		return orbit.NewWalker(orbitEpoch, sh)
+		return orbit.NewWalker(orbit.Epoch(), sh)
 	}
 	if mode == orbit.ISL {
 		return nil, badInput("orbit path: --mode isl needs a Walker shell's links; it cannot be used with --tle (use --mode bentpipe)")
@@ -177,7 +170,7 @@ func runOrbitPath(cmd *cobra.Command, f orbitPathFlags) error {
 			Slots  []orbit.SlotPath `json:"slots"`
 		}{cfg.From, cfg.To, cfg.Mode.String(), cfg.Policy.String(), cfg.Slot.String(), cfg.MinElevation, orbitSourceName(f), slots})
 	case f.csv:
-		return writeOrbitCSV(out, slots)
+		return orbit.WriteCSV(out, slots)
 	}
 	return printOrbitText(out, cfg, f, slots)
 }
@@ -189,53 +182,13 @@ func orbitSourceName(f orbitPathFlags) string {
 	return "walker:" + f.shell
 }
 
-// orbitColumns is the one schema of the text table and the CSV.
-var orbitColumns = []struct {
-	name string
-	get  func(s orbit.SlotPath) string
-}{
-	{"start", func(s orbit.SlotPath) string { return s.Start.UTC().Format(time.RFC3339) }},
-	{"serving", func(s orbit.SlotPath) string { return s.Serving }},
-	{"gateway", func(s orbit.SlotPath) string { return s.Gateway }},
-	{"hops", func(s orbit.SlotPath) string { return strconv.Itoa(s.Hops) }},
-	{"isls", func(s orbit.SlotPath) string { return strconv.Itoa(s.ISLs) }},
-	{"space_km", func(s orbit.SlotPath) string { return strconv.FormatFloat(s.SpaceKm, 'f', 1, 64) }},
-	{"fibre_km", func(s orbit.SlotPath) string { return strconv.FormatFloat(s.FibreKm, 'f', 1, 64) }},
-	{"one_way_delay_ms", func(s orbit.SlotPath) string { return strconv.FormatFloat(s.OWDms, 'f', 3, 64) }},
-	{"changed", func(s orbit.SlotPath) string { return strconv.FormatBool(s.Changed) }},
-	{"outage", func(s orbit.SlotPath) string { return strconv.FormatBool(s.Outage) }},
-}
-
-func writeOrbitCSV(out io.Writer, slots []orbit.SlotPath) error {
-	w := csv.NewWriter(out)
-	row := make([]string, len(orbitColumns))
-	for i, c := range orbitColumns {
-		row[i] = c.name
-	}
-	w.Write(row)
-	for _, s := range slots {
-		for i, c := range orbitColumns {
-			row[i] = c.get(s)
-		}
-		w.Write(row)
-	}
-	w.Flush()
-	return w.Error()
-}
-
 func printOrbitText(out io.Writer, cfg orbit.PathConfig, f orbitPathFlags, slots []orbit.SlotPath) error {
 	fmt.Fprintf(out, "%s → %s  mode=%s policy=%s slot=%v min-elevation=%g° source=%s\n\n",
 		cfg.From.Name, cfg.To.Name, cfg.Mode, cfg.Policy, cfg.Slot, cfg.MinElevation, orbitSourceName(f))
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	for _, c := range orbitColumns {
-		fmt.Fprintf(w, "%s\t", c.name)
-	}
-	fmt.Fprintln(w)
+	fmt.Fprintln(w, strings.Join(orbit.ColumnNames(), "\t")+"\t")
 	for _, s := range slots {
-		for _, c := range orbitColumns {
-			fmt.Fprintf(w, "%s\t", c.get(s))
-		}
-		fmt.Fprintln(w)
+		fmt.Fprintln(w, strings.Join(s.Row(), "\t")+"\t")
 	}
 	if err := w.Flush(); err != nil {
 		return err

@@ -105,3 +105,21 @@ func TestOrbitPathCommandBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The live emulator refuses a scenario with an orbit loss model or delay
+// (sim only), exit 2, naming the file, line and field.
+func TestEmuRefusesOrbitScenario(t *testing.T) {
+	code, _, stderr := runCLI("emu", "-f", "../../examples/orbit/ptot-sydney-probe.yaml")
+	if code != 2 || !strings.Contains(stderr, "ptot-sydney-probe.yaml: emu: path.loss_model (line 22): ") || !strings.Contains(stderr, "simulator only") {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// The example runs in sim and its probe loses packets (the loss rate
+// itself is checked against p_tot in scenario's tests).
+func TestSimRunsOrbitExample(t *testing.T) {
+	code, stdout, stderr := runCLI("sim", "-f", "../../examples/orbit/ptot-sydney-probe.yaml", "--json")
+	if code != 0 || !strings.Contains(stdout, `"lost_packets"`) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}

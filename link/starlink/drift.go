@@ -21,7 +21,10 @@ const maxSlotLoss = 0.5
 type slotState struct {
 	scale float64       // allocation factor (base and maximum)
 	owd   time.Duration // extra base OWD of this direction
-	loss  float64       // i.i.d. loss probability of a served packet
+	// drawnOWD is the part of owd drawn on [0, owd_max] (the rest is the
+	// base-RTT steps), which Config.SlotOWD replaces.
+	drawnOWD time.Duration
+	loss     float64 // i.i.d. loss probability of a served packet
 }
 
 // drifter draws each slot's state. The stable rate is drawn uniformly on
@@ -62,6 +65,7 @@ func (d *drifter) next(rng *rand.Rand) slotState {
 	s := slotState{scale: 1 + d.halfWidth*(2*rng.Float64()-1), loss: d.loss}
 	if d.owdMax > 0 {
 		s.owd = time.Duration(rng.Int64N(int64(d.owdMax) + 1))
+		s.drawnOWD = s.owd
 	}
 	if d.spread > 0 && d.loss > 0 {
 		// Lognormal with mean 1: exp(sZ - s²/2).

@@ -61,6 +61,9 @@ func (l *Link) reconfigure(b time.Duration) {
 	l.outageFrom = b
 	l.outageEnd = b + l.dir.Outage.Duration
 	l.slot = l.drift.next(l.slots)
+	if l.slotOWD != nil {
+		l.slot.owd += l.slotOWD(b) - l.slot.drawnOWD
+	}
 	l.alloc.setScale(l.slot.scale)
 	l.alloc.reset()
 	l.nextBoundary = b + l.sched.Period

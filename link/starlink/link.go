@@ -28,6 +28,13 @@ type Config struct {
 	// SlotSeed seeds the base-RTT steps; give a terminal's downlink and
 	// uplink the same value so both carry the same steps.
 	SlotSeed uint64
+	// SlotOWD, when set, replaces the drift's per-slot OWD shift (uniform
+	// on [0, owd_max]) with its value for the slot starting at the given
+	// run time (before 0 for the slot the run starts in): e.g. an orbit
+	// path's propagation delay above its minimum. The draw still happens,
+	// so the slots' rates and losses stay those of the same seed without
+	// it; base-RTT steps are still added.
+	SlotOWD func(slotStart time.Duration) time.Duration
 }
 
 // Link is one direction of a Starlink access link: (PoP limiter, downlink
@@ -41,6 +48,8 @@ type Link struct {
 	rng   *rand.Rand // per-packet draws (AQM, random loss)
 	slots *rand.Rand // per-slot drift draws
 	drop  link.DropFunc
+	// slotOWD replaces the drawn OWD shift (Config.SlotOWD); nil: drawn.
+	slotOWD func(time.Duration) time.Duration
 
 	buf    *buffer
 	alloc  allocator
@@ -99,9 +108,13 @@ func newLink(p *profile.StarlinkProfile, a *profile.Access, cfg Config) (*Link, 
 		sched:  NewSchedule(p, cfg.Epoch),
 		spikes: p.Reconfig.Spikes,
 	}
+	l.slotOWD = cfg.SlotOWD
 	l.slot = l.drift.first()
 	l.nextBoundary = l.sched.Next(0)
 	l.outageFrom = l.sched.SlotStart(0) // the run starts mid-slot: no outage
+	if l.slotOWD != nil {
+		l.slot.owd = l.slotOWD(l.outageFrom)
+	}
 	l.outageEnd = l.outageFrom
 	return l, nil
 }
