@@ -8,6 +8,9 @@ import (
 	. "github.com/gomlx/gomlx/pkg/core/graph" //nolint:staticcheck // gomlx's graph DSL reads as math
 	"github.com/gomlx/gomlx/pkg/core/tensors"
 	"github.com/gomlx/gomlx/pkg/ml/context"
+
+	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/bbr"
 )
 
 // BenchmarkDecision is one per-decision inference of the default model
@@ -83,4 +86,67 @@ func BenchmarkTrainStep(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkAckSeq is lmbbr's per-ACK cost with the default sequence
+// model (random weights: the cost does not depend on them): BBRv3, the
+// online policy's observation, a step closed each second, and the
+// decisions on round starts in UP and DOWN, amortised.
+func BenchmarkAckSeq(b *testing.B) { benchAck(b, DefaultConfig(), "") }
+
+// BenchmarkAckSeqGPT2Tiny is the same for the tiny GPT-2 with LoRA.
+func BenchmarkAckSeqGPT2Tiny(b *testing.B) { benchAck(b, gpt2Config(4), writeTinyGPT2(b, 16, 2)) }
+
+func benchAck(b *testing.B, cfg Config, gpt2 string) {
+	c := newSeqController(b, cfg, gpt2)
+	ack := steadyAcks(c)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		ack()
+	}
+	m := c.(cc.Inspector).Inspect()
+	b.ReportMetric((m["lm_up_calls"]+m["lm_down_calls"])/float64(b.N), "decisions/op")
+}
+
+// BenchmarkOnlineDecision is one decision of the online policy with the
+// plain-Go pass (encode the current step, run the window), reporting its
+// p50 and p99 over the iterations.
+func BenchmarkOnlineDecision(b *testing.B) { benchOnline(b, DefaultConfig(), "") }
+
+// BenchmarkOnlineDecisionGPT2Tiny is the same for the tiny GPT-2 with LoRA.
+func BenchmarkOnlineDecisionGPT2Tiny(b *testing.B) {
+	benchOnline(b, gpt2Config(4), writeTinyGPT2(b, 16, 2))
+}
+
+func benchOnline(b *testing.B, cfg Config, gpt2 string) {
+	g, err := LoadGainModel(saveRandom(b, b.TempDir(), cfg, gpt2))
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := g.Forward()
+	if err != nil {
+		b.Fatal(err)
+	}
+	o := NewOnline(f, true)
+	rs := cc.RateSample{AckedBytes: 1448, RTT: 40 * time.Millisecond, SRTT: 40 * time.Millisecond}
+	now := time.Duration(0)
+	for ; now < 10*time.Second; now += 116 * time.Microsecond { // a full window of closed steps
+		o.ObserveAck(now, &rs, 500_000)
+	}
+	st := bbr.GainState{Now: now, Phase: bbr.GainUp, Enter: true, RoundBw: 12e6, MaxBw: 12.5e6, MinRTT: 40 * time.Millisecond,
+		SRTT: 45 * time.Millisecond, LossRate: 0.001}
+	lat := make([]time.Duration, 0, b.N)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		st.Phase = bbr.GainPhase(1 + i%2)
+		t0 := time.Now()
+		o.Gain(st)
+		lat = append(lat, time.Since(t0))
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1e3, "p50-µs")
+	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Nanoseconds())/1e3, "p99-µs")
 }
