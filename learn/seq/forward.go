@@ -12,10 +12,12 @@ import (
 // state token, with every buffer allocated once so that a decision in the
 // controller allocates nothing. Sums run in float64 over float32 weights.
 //
-// Two shortcuts, both exact under causal attention: the window's last
-// action token is dropped (nothing before it attends to it), and the last
-// block computes its attention and MLP for the last state token only (the
-// other tokens' outputs of that block feed nothing).
+// Shortcuts, all exact under causal attention: the window's last action
+// token is dropped (nothing before it attends to it); the last block
+// computes its attention and MLP for the last state token only (the
+// other tokens' outputs of that block feed nothing); and LogitsLast
+// reuses the keys and values of every earlier token from the previous
+// pass, computing only the last token, when only that token changed.
 type Forward struct {
 	cfg    Config
 	target float32
@@ -26,13 +28,13 @@ type Forward struct {
 	mask   [3][NumActions]float32 // eq. 15's phase mask, indexed by learn.Phase
 
 	// scratch, sized for the window's 3W−1 tokens
-	x, h, att []float32 // [T, d]
-	qkv       []float32 // [T, 3d]
-	mlp       []float32 // [T, 4d]
-	prob      []float64 // [T]
-	acc       []float64 // [4d]
-	lo        []float32 // [r] LoRA's x·A
-	feat      []float32 // [F·hd] the state encoder's FC outputs
+	x, h, att []float32   // [T, d]
+	qkv       [][]float32 // per block [T, 3d]: kept for LogitsLast
+	mlp       []float32   // [T, 4d]
+	prob      []float64   // [T]
+	acc       []float64   // [4d]
+	lo        []float32   // [r] LoRA's x·A
+	feat      []float32   // [F·hd] the state encoder's FC outputs
 }
 
 type linWeights struct {
@@ -131,7 +133,10 @@ func newForward(cfg Config, target float32, vars map[string][]float32) (*Forward
 	}
 	t := 3*w - 1
 	f.x, f.h, f.att = make([]float32, t*d), make([]float32, t*d), make([]float32, t*d)
-	f.qkv, f.mlp = make([]float32, t*3*d), make([]float32, t*4*d)
+	for range cfg.Layers {
+		f.qkv = append(f.qkv, make([]float32, t*3*d))
+	}
+	f.mlp = make([]float32, t*4*d)
 	f.prob, f.acc = make([]float64, t), make([]float64, 4*d)
 	f.lo = make([]float32, max(cfg.LoRARank, 1))
 	f.feat = make([]float32, NumFeatures*hd)
@@ -201,35 +206,67 @@ func (f *Forward) Logits(out []float32, in *Window) {
 	}
 	f.layerNorm(x, x, t, &f.enc.lnIn)
 	for l := range f.blocks {
-		f.block(&f.blocks[l], t, l == len(f.blocks)-1)
+		outFrom := 0
+		if l == len(f.blocks)-1 {
+			outFrom = t - 1
+		}
+		f.block(l, t, 0, outFrom)
 	}
-	last := x[(t-1)*d : t*d]
+	f.lastHead(out, in.Phase)
+}
+
+// LogitsLast is Logits for a window that differs from the previous
+// call's (Logits or LogitsLast) in its last state token and its phase
+// only: every earlier token's keys and values are the previous pass's,
+// so only the last token runs through the blocks. The result is what
+// Logits gives, to the bit.
+func (f *Forward) LogitsLast(out []float32, in *Window) {
+	d, w := f.cfg.Width, f.cfg.Window
+	t := 3*w - 1
+	last := f.x[(t-1)*d : t*d]
+	et := f.enc.timestep[(w-1)*d : w*d]
+	st := in.States[(w-1)*d : w*d]
+	for j := range d {
+		last[j] = st[j] + et[j]
+	}
+	f.layerNorm(last, last, 1, &f.enc.lnIn)
+	for l := range f.blocks {
+		f.block(l, t, t-1, t-1)
+	}
+	f.lastHead(out, in.Phase)
+}
+
+// lastHead is the final LayerNorm and the head on the last token, masked to
+// phase ph's gains (eq. 15).
+func (f *Forward) lastHead(out []float32, ph learn.Phase) {
+	d, t := f.cfg.Width, 3*f.cfg.Window-1
+	last := f.x[(t-1)*d : t*d]
 	f.layerNorm(last, last, 1, &f.lnF)
 	f.linear(out, last, 1, &f.head)
 	for k := range out {
-		out[k] += f.mask[in.Phase][k]
+		out[k] += f.mask[ph][k]
 	}
 }
 
-// block runs one pre-LayerNorm GPT-2 block on f.x's t tokens; in the last
-// block (lastOnly) only the last token's output is computed.
-func (f *Forward) block(b *blockWeights, t int, lastOnly bool) {
+// block runs pre-LayerNorm GPT-2 block l on f.x's t tokens: queries,
+// keys and values of tokens kvFrom.. (those before are the previous
+// pass's), attention and MLP for the tokens outFrom.. only.
+func (f *Forward) block(l, t, kvFrom, outFrom int) {
+	b := &f.blocks[l]
 	d := f.cfg.Width
 	nh := f.cfg.Heads
 	dh := d / nh
-	f.layerNorm(f.h, f.x, t, &b.ln1)
-	f.linear(f.qkv, f.h, t, &b.cAttn)
-	first := 0
-	if lastOnly {
-		first = t - 1
-	}
+	qkv := f.qkv[l]
+	f.layerNorm(f.h[kvFrom*d:], f.x[kvFrom*d:], t-kvFrom, &b.ln1)
+	f.linear(qkv[kvFrom*3*d:], f.h[kvFrom*d:], t-kvFrom, &b.cAttn)
+	first := outFrom
 	scale := 1 / math.Sqrt(float64(dh))
 	for q := first; q < t; q++ {
 		for hh := range nh {
-			qv := f.qkv[q*3*d+hh*dh : q*3*d+(hh+1)*dh]
+			qv := qkv[q*3*d+hh*dh : q*3*d+(hh+1)*dh]
 			mx := math.Inf(-1)
 			for k := 0; k <= q; k++ { // causal: keys up to the query
-				kv := f.qkv[k*3*d+d+hh*dh : k*3*d+d+(hh+1)*dh]
+				kv := qkv[k*3*d+d+hh*dh : k*3*d+d+(hh+1)*dh]
 				var s float64
 				for j := range dh {
 					s += float64(qv[j]) * float64(kv[j])
@@ -247,7 +284,7 @@ func (f *Forward) block(b *blockWeights, t int, lastOnly bool) {
 			clear(o)
 			for k := 0; k <= q; k++ {
 				p := f.prob[k] / sum
-				vv := f.qkv[k*3*d+2*d+hh*dh : k*3*d+2*d+(hh+1)*dh]
+				vv := qkv[k*3*d+2*d+hh*dh : k*3*d+2*d+(hh+1)*dh]
 				for j := range dh {
 					o[j] += p * float64(vv[j])
 				}
@@ -277,10 +314,13 @@ func (f *Forward) block(b *blockWeights, t int, lastOnly bool) {
 }
 
 // gelu is GPT-2's gelu_new (tanh approximation), as gomlx's
-// GeluApproximate.
+// GeluApproximate: 0.5·x·(1 + tanh(u)), u = √(2/π)·(x + 0.044715·x³),
+// computed as x/(1 + e^(−2u)), the same function with one exponential
+// (math.Tanh costs more than math.Exp, and this is a third of a pass).
 func gelu(v float32) float32 {
 	x := float64(v)
-	return float32(0.5 * x * (1 + math.Tanh(math.Sqrt(2/math.Pi)*(x+0.044715*x*x*x))))
+	u := math.Sqrt(2/math.Pi) * (x + 0.044715*x*x*x)
+	return float32(x / (1 + math.Exp(-2*u)))
 }
 
 // linear is dst = src·W + b (+ LoRA's scale·(src·A)·B) for n rows.

@@ -3,6 +3,7 @@ package seq
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gomlx/gomlx/pkg/core/tensors"
@@ -101,6 +102,41 @@ func TestForwardMatchesGraph(t *testing.T) {
 		// is the graph's rounding, about 1e-6 of the largest logit.
 		if tol := 2e-6 * max(1, scale); worst > tol || checked == 0 {
 			t.Errorf("%s: largest difference %.3g over %d logits, want ≤ %.3g", tc.name, worst, checked, tol)
+		}
+	}
+}
+
+// LogitsLast, which reuses the previous pass's keys and values, gives
+// what a full pass of the changed window gives, to the bit: the last
+// state token and the phase replaced by another window's.
+func TestLogitsLastEqualsFull(t *testing.T) {
+	seqs := realSequences(t)
+	for _, tc := range []struct {
+		cfg  Config
+		gpt2 string
+	}{{DefaultConfig(), ""}, {gpt2Config(4), writeTinyGPT2(t, 16, 2)}} {
+		m, err := NewModel(tc.cfg, 1, tc.gpt2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		randomize(t, m, 8)
+		f, err := m.Forward()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := sampleBatch(seqs, m.Config.Window)
+		d, w := m.Config.Width, m.Config.Window
+		inc, full := make([]float32, NumActions), make([]float32, NumActions)
+		for n := 0; n+1 < b.N; n++ {
+			win, other := windowOf(f, b, n), windowOf(f, b, n+1)
+			f.Logits(inc, win)
+			copy(win.States[(w-1)*d:], other.States[(w-1)*d:])
+			win.Phase = other.Phase
+			f.LogitsLast(inc, win)
+			f.Logits(full, win)
+			if !slices.Equal(inc, full) {
+				t.Fatalf("window %d: LogitsLast %v, a full pass %v", n, inc, full)
+			}
 		}
 	}
 }

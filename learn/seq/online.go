@@ -34,8 +34,10 @@ const (
 // step (the last closed step's measurements with BBR's online b_norm,
 // RTT excess and loss, and the phase asked about), runs the plain-Go pass
 // over the window conditioned on the model's target return (as Evaluate
-// does offline) and answers the most probable feasible gain. Nothing on
-// these paths allocates.
+// does offline) and answers the most probable feasible gain; a second
+// decision in the same second reuses the first's keys and values and
+// runs only the current step's state token. Nothing on these paths
+// allocates.
 type Online struct {
 	fw       *Forward
 	downlink bool
@@ -44,6 +46,9 @@ type Online struct {
 	ring    []float32
 	ringAct []int32
 	n, head int // steps in the ring; index of the oldest
+	// fresh: the ring changed since the last full pass, whose keys and
+	// values a decision otherwise reuses (Forward.LogitsLast)
+	fresh bool
 
 	// recent steps' throughput (bits/s) and RTT for the online filters
 	rates [rateSteps]float64
@@ -75,7 +80,7 @@ var (
 func NewOnline(f *Forward, downlink bool) *Online {
 	d, w := f.cfg.Width, f.cfg.Window
 	o := &Online{fw: f, downlink: downlink, ring: make([]float32, (w-1)*d), ringAct: make([]int32, max(w-1, 1)),
-		pad: make([]float32, d), act: -1, phase: learn.Cruise}
+		pad: make([]float32, d), act: -1, phase: learn.Cruise, fresh: true}
 	o.win = Window{States: make([]float32, w*d), Return: make([]float32, w), Action: make([]int32, w)}
 	var zero Features
 	f.EncodeState(o.pad, &zero)
@@ -166,7 +171,7 @@ func (o *Online) closeStep() {
 		o.fw.EncodeState(o.ring[slot*d:(slot+1)*d], &x)
 		o.ringAct[slot] = act
 	}
-	o.last, o.haveLast = s, true
+	o.last, o.haveLast, o.fresh = s, true, true
 	o.bytes, o.retrans, o.phase, o.act = 0, 0, learn.Cruise, -1
 }
 
@@ -204,6 +209,13 @@ func (o *Online) Gain(st bbr.GainState) float64 {
 func (o *Online) decide(x *Features, ph learn.Phase) int {
 	f := o.fw
 	d, w := f.cfg.Width, f.cfg.Window
+	if !o.fresh { // same window but for the current step: one token's pass
+		f.EncodeState(o.win.States[(w-1)*d:], x)
+		o.win.Phase = ph
+		f.LogitsLast(o.logits[:], &o.win)
+		return o.best(ph)
+	}
+	o.fresh = false
 	pads := w - 1 - o.n
 	for k := range w - 1 {
 		dst := o.win.States[k*d : (k+1)*d]
@@ -219,6 +231,12 @@ func (o *Online) decide(x *Features, ph learn.Phase) int {
 	f.EncodeState(o.win.States[(w-1)*d:], x)
 	o.win.Return[w-1], o.win.Action[w-1], o.win.Phase = f.target, int32(NoAction), ph
 	f.Logits(o.logits[:], &o.win)
+	return o.best(ph)
+}
+
+// best is the most probable feasible action of the last pass.
+func (o *Online) best(ph learn.Phase) int {
+	f := o.fw
 	best := -1
 	for k := range learn.Actions {
 		if f.mask[ph][k] == 0 && (best < 0 || o.logits[k] > o.logits[best]) { // feasible (eq. 15)
