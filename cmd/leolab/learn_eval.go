@@ -37,12 +37,14 @@ arms paired by seed (same seed: same path and reconfigurations):
 
 Per arm: throughput, retransmissions per GB and mean RTT, each a mean with its
 95% confidence interval (Student's t over seeds), and its paired difference from
-bbr with that difference's 95% CI (marked * when it excludes 0). The table goes
+the --ref arm (bbr; const105 asks whether the model beats the ablation) with
+that difference's 95% CI (marked * when it excludes 0). The table goes
 to stdout, progress to stderr, every metric (also retransmits, RTT inflation) as
 CSV to --csv. Tokyo is held out of every fit and of training: --city tokyo is
 the held-out evaluation.`,
 		Example: `  leolab learn eval --model seq.safetensors
   leolab learn eval --model seq.safetensors --city tokyo --seeds 10 --duration 60s --csv eval-tokyo.csv
+  leolab learn eval --model seq.safetensors --city tokyo --ref const105
   leolab learn eval --arms bbr,linear,const105 --seeds 3 --duration 30s`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLearnEval(cmd, args, &f) },
 	}
@@ -52,7 +54,8 @@ the held-out evaluation.`,
 	fl.StringVar(&f.plan.Direction, "direction", closedloop.DefaultDirection, "downlink or uplink")
 	fl.IntVar(&f.plan.Seeds, "seeds", closedloop.DefaultSeeds, "seeds 1..N per arm")
 	fl.DurationVar(&f.plan.Duration, "duration", closedloop.DefaultDuration, "length of each simulated run")
-	fl.StringVar(&f.arms, "arms", strings.Join(closedloop.ArmNames, ","), "comma-separated arms (bbr required; learned needs --model)")
+	fl.StringVar(&f.arms, "arms", strings.Join(closedloop.ArmNames, ","), "comma-separated arms (the --ref arm required; learned needs --model)")
+	fl.StringVar(&f.plan.Ref, "ref", closedloop.ArmBBR, "the arm the others are compared with, seed by seed (const105: does the model beat the ablation?)")
 	fl.IntVar(&f.workers, "workers", 0, "runs at once (0: all cores)")
 	fl.StringVar(&f.csv, "csv", "", "write every arm's metrics as CSV to `FILE`")
 	return c
@@ -85,7 +88,7 @@ func runLearnEval(cmd *cobra.Command, args []string, f *learnEvalFlags) error {
 	if err != nil {
 		return fmt.Errorf("learn eval: %w", err)
 	}
-	stats, err := closedloop.Summarize(samples, closedloop.ArmBBR)
+	stats, err := closedloop.Summarize(samples, f.plan.Ref)
 	if err != nil {
 		return fmt.Errorf("learn eval: %w", err)
 	}

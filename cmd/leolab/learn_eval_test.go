@@ -81,14 +81,14 @@ func TestLearnEval(t *testing.T) {
 	}
 	for _, m := range closedloop.Metrics {
 		l, lin, b := rows["learned/"+m.Name], rows["linear/"+m.Name], rows["bbr/"+m.Name]
-		if l["mean"] != lin["mean"] || l["diff_vs_bbr"] != lin["diff_vs_bbr"] {
-			t.Errorf("%s: learned (the linear model's file) %s/%s, linear %s/%s", m.Name, l["mean"], l["diff_vs_bbr"], lin["mean"], lin["diff_vs_bbr"])
+		if l["mean"] != lin["mean"] || l["diff_vs_ref"] != lin["diff_vs_ref"] {
+			t.Errorf("%s: learned (the linear model's file) %s/%s, linear %s/%s", m.Name, l["mean"], l["diff_vs_ref"], lin["mean"], lin["diff_vs_ref"])
 		}
-		if b["diff_vs_bbr"] != "0" || b["diff_ci95"] != "0" {
-			t.Errorf("%s: bbr against itself %s ± %s", m.Name, b["diff_vs_bbr"], b["diff_ci95"])
+		if b["ref"] != "bbr" || b["diff_vs_ref"] != "0" || b["diff_ci95"] != "0" {
+			t.Errorf("%s: bbr against itself %s ± %s (ref %s)", m.Name, b["diff_vs_ref"], b["diff_ci95"], b["ref"])
 		}
 	}
-	if rows["const105/throughput_mbps"]["diff_vs_bbr"] == "0" {
+	if rows["const105/throughput_mbps"]["diff_vs_ref"] == "0" {
 		t.Error("const105 ran as bbr: its throughput equals bbr's on every seed")
 	}
 }
@@ -101,11 +101,11 @@ func TestLearnEvalSeq(t *testing.T) {
 		"--window", "4", "--out", model); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	stdout, err := learnEval(t, "--model", model, "--arms", "learned,bbr", "--seeds", "2", "--duration", "10s")
+	stdout, err := learnEval(t, "--model", model, "--arms", "learned,const105", "--ref", "const105", "--seeds", "2", "--duration", "10s")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(stdout, "\nlearned ") || strings.Contains(stdout, "\nlinear ") {
+	if !strings.Contains(stdout, "\nlearned ") || strings.Contains(stdout, "\nlinear ") || !strings.Contains(stdout, "Δ vs const105") {
 		t.Errorf("table:\n%s", stdout)
 	}
 }
@@ -126,6 +126,7 @@ func TestLearnEvalBadInput(t *testing.T) {
 		{[]string{"--model", bad}, `bad.json: leolab-linear file version "7", this leolab reads version 1`},
 		{[]string{"--arms", "bbr", "--seeds", "0"}, "--seeds 0"},
 		{[]string{"--arms", "bbr", "x"}, "unexpected arguments"},
+		{[]string{"--arms", "bbr", "--ref", "linear"}, "must hold linear"},
 	} {
 		_, err := learnEval(t, c.args...)
 		if !isUsage(err) || !strings.Contains(err.Error(), c.want) {

@@ -20,7 +20,7 @@ import (
 // The arms.
 const (
 	ArmLearned  = "learned"  // lmbbr with the model file given
-	ArmBBR      = "bbr"      // stock BBRv3: the reference of the paired differences
+	ArmBBR      = "bbr"      // stock BBRv3: the default reference of the paired differences
 	ArmLinear   = "linear"   // lmbbr with its embedded softmax regression
 	ArmConst105 = "const105" // BBRv3 probing at a constant 1.05 (the ablation: is it the model or the gentler probe?)
 )
@@ -62,8 +62,11 @@ type Plan struct {
 	Duration        time.Duration
 	// Model is the learned arm's model file (any format lmbbr reads).
 	Model string
-	// Arms to run, in ArmNames order; must hold ArmBBR.
+	// Arms to run, in ArmNames order; must hold Ref.
 	Arms []string
+	// Ref is the arm the others are compared with, seed by seed
+	// (ArmBBR; ArmConst105 asks whether the model beats the ablation).
+	Ref string
 }
 
 // Validate checks the plan, naming each field as its flag.
@@ -88,8 +91,11 @@ func (p *Plan) Validate() error {
 			return fmt.Errorf("--arms: %q (allowed: %s)", a, strings.Join(ArmNames, ", "))
 		}
 	}
-	if !slices.Contains(p.Arms, ArmBBR) {
-		return fmt.Errorf("--arms %s: must hold %s, the reference of the paired differences", strings.Join(p.Arms, ","), ArmBBR)
+	if !slices.Contains(ArmNames, p.Ref) {
+		return fmt.Errorf("--ref %q (allowed: %s)", p.Ref, strings.Join(ArmNames, ", "))
+	}
+	if !slices.Contains(p.Arms, p.Ref) {
+		return fmt.Errorf("--arms %s: must hold %s, the reference (--ref) of the paired differences", strings.Join(p.Arms, ","), p.Ref)
 	}
 	if slices.Contains(p.Arms, ArmLearned) {
 		if p.Model == "" {

@@ -54,7 +54,7 @@ func TestPairedDifference(t *testing.T) {
 }
 
 func TestPlanValidate(t *testing.T) {
-	ok := Plan{City: "sydney", Direction: "downlink", Seeds: 2, Duration: DefaultDuration, Arms: []string{ArmBBR, ArmLinear}}
+	ok := Plan{City: "sydney", Direction: "downlink", Seeds: 2, Duration: DefaultDuration, Arms: []string{ArmBBR, ArmLinear}, Ref: ArmBBR}
 	if err := ok.Validate(); err != nil {
 		t.Fatal(err)
 	}
@@ -67,6 +67,8 @@ func TestPlanValidate(t *testing.T) {
 		{func(p *Plan) { p.Seeds = 0 }, "--seeds 0 is out of range"},
 		{func(p *Plan) { p.Duration = 1 }, "--duration"},
 		{func(p *Plan) { p.Arms = []string{ArmLinear} }, "must hold bbr"},
+		{func(p *Plan) { p.Ref = ArmConst105 }, "must hold const105"},
+		{func(p *Plan) { p.Ref = "cubic" }, `--ref "cubic"`},
 		{func(p *Plan) { p.Arms = []string{ArmBBR, "cubic"} }, `--arms: "cubic"`},
 		{func(p *Plan) { p.Arms = []string{ArmBBR, ArmLearned} }, "needs --model FILE"},
 		{func(p *Plan) { p.Arms, p.Model = []string{ArmBBR, ArmLearned}, "/nonexistent.json" }, "--model: lmbbr model: stat /nonexistent.json"},
