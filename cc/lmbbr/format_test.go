@@ -127,3 +127,26 @@ func TestModelFileRejects(t *testing.T) {
 		}
 	}
 }
+
+// Load never panics: any bytes are a model or an error.
+func FuzzLoad(f *testing.F) {
+	emb, err := json.Marshal(lmbbr.DefaultModel())
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(emb)
+	f.Add([]byte(`{"format":"leolab-linear","version":1}`))
+	f.Add([]byte(`{"format":"x","version":"2"}`))
+	h := []byte(`{"__metadata__":{"format":"leolab-seq","version":"1"}}`)
+	f.Add(append(binary.LittleEndian.AppendUint64(nil, uint64(len(h))), h...))
+	f.Add(binary.LittleEndian.AppendUint64(nil, 1<<62))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := lmbbr.Load("fuzz", data)
+		if err == nil && m == nil {
+			t.Fatal("no model and no error")
+		}
+		if err != nil && !strings.Contains(err.Error(), "fuzz") {
+			t.Fatalf("error %q does not name the file", err)
+		}
+	})
+}

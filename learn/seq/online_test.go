@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/cc"
+	"github.com/leolab/leolab/cc/bbr"
 	"github.com/leolab/leolab/cc/cctest"
 	"github.com/leolab/leolab/cc/lmbbr"
 	"github.com/leolab/leolab/internal/simtest"
@@ -214,4 +215,29 @@ func TestSeqAckPathAllocs(t *testing.T) {
 	if m := c.(cc.Inspector).Inspect(); m["lm_up_calls"] == 0 || m["lm_down_calls"] == 0 {
 		t.Errorf("the policy was not asked in 100000 ACKs: %v", m)
 	}
+}
+
+// Loading a sequence model file never panics, and a model that loads
+// makes a policy that answers a feasible gain.
+func FuzzGainModel(f *testing.F) {
+	good, err := os.ReadFile(saveRandom(f, f.TempDir(), tinyConfig(), ""))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add(good[:len(good)/2])
+	f.Fuzz(func(t *testing.T, data []byte) {
+		m, err := lmbbr.Load("fuzz", data)
+		if err != nil {
+			return
+		}
+		p, err := m.NewPolicy(lmbbr.FlowInfo{Downlink: true})
+		if err != nil {
+			return
+		}
+		g := p.Gain(bbr.GainState{Phase: bbr.GainUp, MaxBw: 1e6, RoundBw: 9e5})
+		if g < bbr.UpGainMin || g > bbr.UpGainMax {
+			t.Fatalf("UP gain %g", g)
+		}
+	})
 }
