@@ -20,6 +20,10 @@ type Config struct {
 	Rand *rand.Rand
 	// Params are algorithm knobs from the scenario (e.g. hystart: false).
 	Params map[string]float64
+	// Files are the algorithm's file parameters from the scenario, by
+	// name: a path (resolved against the scenario file's directory), e.g.
+	// lmbbr's trained model. Names are the algorithm's Info.Files.
+	Files map[string]string
 	// Schedule, when set, tells the time of the link's next
 	// reconfiguration (LeoCC's and SaTCP's trigger). nil when the path has
 	// none or the controller must detect it itself.
@@ -40,7 +44,10 @@ type Info struct {
 	Source      string // the authoritative reference it implements
 	// Params lists the knobs accepted in Config.Params with their defaults.
 	Params map[string]float64
-	New    func(Config) (Controller, error)
+	// Files lists the file parameters accepted in Config.Files, each
+	// with what the file must hold (one line); nil for none.
+	Files map[string]string
+	New   func(Config) (Controller, error)
 }
 
 var registry = map[string]Info{}
@@ -90,6 +97,11 @@ func New(name string, cfg Config) (Controller, error) {
 			return nil, fmt.Errorf("congestion control %s: unknown parameter %q (allowed: %s)", name, k, strings.Join(known, ", "))
 		}
 	}
+	for k := range cfg.Files {
+		if _, ok := info.Files[k]; !ok {
+			return nil, fmt.Errorf("congestion control %s: unknown file parameter %q (allowed: %s)", name, k, strings.Join(FileNames(info), ", "))
+		}
+	}
 	if cfg.MSS <= 0 {
 		cfg.MSS = 1448
 	}
@@ -109,3 +121,20 @@ func (cfg Config) Param(name string, def float64) float64 {
 	}
 	return def
 }
+
+// FileNames lists info's file parameters in sorted order ("none" when it
+// has none), for error messages.
+func FileNames(info Info) []string {
+	if len(info.Files) == 0 {
+		return []string{"none"}
+	}
+	names := make([]string, 0, len(info.Files))
+	for k := range info.Files {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// File returns cfg.Files[name] or "" when absent.
+func (cfg Config) File(name string) string { return cfg.Files[name] }

@@ -37,12 +37,13 @@ type Flow struct {
 	// controller (KindTransport, with its Params).
 	CCA       string
 	Params    map[string]float64
-	RateBps   float64       // CBR: IP-level rate
-	Size      int           // CBR: IP packet size (0: packet.MTU)
-	Record    bool          // CBR: per-packet records in the result
-	Direction string        // Downlink (default) or Uplink
-	Start     time.Duration // since the run's t=0
-	Duration  time.Duration // 0: until the end of the run
+	Files     map[string]string // controller file parameters (cc.Config.Files)
+	RateBps   float64           // CBR: IP-level rate
+	Size      int               // CBR: IP packet size (0: packet.MTU)
+	Record    bool              // CBR: per-packet records in the result
+	Direction string            // Downlink (default) or Uplink
+	Start     time.Duration     // since the run's t=0
+	Duration  time.Duration     // 0: until the end of the run
 	// SndBuf is the TCP send buffer in bytes (0: transport.DefaultSndBuf):
 	// leolab's transport caps its unacknowledged data there; kernel flows
 	// get it as tcp_wmem's maximum in the namespace they send from (the
@@ -185,7 +186,7 @@ func (r *flowRun) run(ctx context.Context) (result.Flow, error) {
 		return rep.Flow, nil
 	case KindTransport:
 		rep, err := endpoint.RunTransport(ctx, r.t0, endpoint.Transport{
-			ID: r.i, CCA: f.CCA, Params: f.Params, Seed: r.rc.Seed, Schedule: r.sched,
+			ID: r.i, CCA: f.CCA, Params: f.Params, Files: f.Files, Seed: r.rc.Seed, Schedule: r.sched,
 			Start: f.Start, Duration: dur, Interval: r.rc.Interval, From: from, To: to, Addr: ap,
 			SndBuf: f.SndBuf, KeepOff: e.KeepOff(),
 		})

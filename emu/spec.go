@@ -97,7 +97,7 @@ func FromSpec(spec netsim.Spec, opt SpecOptions) (RunConfig, error) {
 
 // liveFlow translates one flow, refusing what the live engine cannot do.
 func liveFlow(fs netsim.FlowSpec, dir string, own bool) (Flow, error) {
-	f := Flow{Direction: dir, Start: fs.Start, Params: fs.Params, SndBuf: fs.SndBuf}
+	f := Flow{Direction: dir, Start: fs.Start, Params: fs.Params, Files: fs.Files, SndBuf: fs.SndBuf}
 	if fs.Stop > 0 {
 		f.Duration = fs.Stop - fs.Start
 	}
@@ -112,7 +112,7 @@ func liveFlow(fs netsim.FlowSpec, dir string, own bool) (Flow, error) {
 		return f, nil
 	}
 	if k, ok := KernelCCA(fs.CCA); ok && !own {
-		if len(fs.Params) > 0 {
+		if len(fs.Params) > 0 || len(fs.Files) > 0 {
 			return f, fmt.Errorf("cca %s runs on the kernel (%s), which takes no params", fs.CCA, k)
 		}
 		f.Kind, f.CCA = KindTCP, k

@@ -45,6 +45,7 @@ type Transport struct {
 	ID     int
 	CCA    string             // any registered leolab controller
 	Params map[string]float64 // controller knobs
+	Files  map[string]string  // controller file parameters (cc.Config.Files)
 	// Seed seeds the controller's random stream (as netsim: stream
 	// "cc/<ID>").
 	Seed uint64
@@ -106,6 +107,7 @@ func RunTransport(ctx context.Context, epoch time.Time, f Transport) (*Transport
 		InitialCWnd: initialCWndSegs,
 		Rand:        sim.Stream(f.Seed, "cc/"+strconv.Itoa(f.ID)),
 		Params:      f.Params,
+		Files:       f.Files,
 		Schedule:    f.Schedule,
 	})
 	if err != nil {

@@ -66,7 +66,7 @@ func Train(ex []Example, cfg TrainConfig) (*lmbbr.Model, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, fmt.Errorf("learn: train: %w", err)
 	}
-	m := &lmbbr.Model{Version: 1, Features: lmbbr.FeatureNames[:], Phases: map[string]lmbbr.PhaseModel{}}
+	m := &lmbbr.Model{Format: lmbbr.LinearFormat, Version: lmbbr.LinearVersion, Features: lmbbr.FeatureNames[:], Phases: map[string]lmbbr.PhaseModel{}}
 	for _, ph := range []Phase{Up, Down} {
 		gains := Feasible(ph)
 		var xs []lmbbr.Vector

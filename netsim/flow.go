@@ -73,6 +73,7 @@ func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {
 			InitialCWnd: 10, // RFC 6928
 			Rand:        sim.Stream(n.spec.Seed, "cc/"+strconv.Itoa(idx)),
 			Params:      fs.Params,
+			Files:       fs.Files,
 			Schedule:    n.spec.Schedule,
 		})
 		if err != nil {

@@ -78,6 +78,7 @@ type FlowSpec struct {
 	Kind   FlowKind
 	CCA    string             // congestion control (TCP)
 	Params map[string]float64 // controller knobs
+	Files  map[string]string  // controller file parameters (cc.Config.Files)
 	Start  time.Duration
 	// Stop ends sending (0: the end of the run).
 	Stop time.Duration

@@ -56,6 +56,7 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 			fs := netsim.FlowSpec{
 				CCA:        f.CCA,
 				Params:     f.Params,
+				Files:      f.Files,
 				Start:      f.Start,
 				Stop:       f.Stop,
 				Bytes:      f.Bytes,

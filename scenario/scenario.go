@@ -100,8 +100,11 @@ type Reverse struct {
 
 // Flow is one entry of flows (Count expanded later).
 type Flow struct {
-	CCA        string
-	Params     map[string]float64
+	CCA    string
+	Params map[string]float64
+	// Files are the controller's file parameters (string values in
+	// params), paths resolved against the scenario file's directory.
+	Files      map[string]string
 	Start      time.Duration
 	Stop       time.Duration
 	Count      int

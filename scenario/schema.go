@@ -222,9 +222,19 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 				}
 				f.Params = map[string]float64{}
 				for j := 0; j+1 < len(v.Content); j += 2 {
-					key := v.Content[j]
+					key, val := v.Content[j], v.Content[j+1]
 					d.lines[fp+"."+key.Value] = key.Line
-					f.Params[key.Value] = d.float(v.Content[j+1], fp+"."+key.Value)
+					// A string value is a file parameter (lmbbr's model:
+					// FILE), resolved against the scenario's directory as
+					// every file a scenario names; numbers are knobs.
+					if val.Kind == yaml.ScalarNode && val.Tag == "!!str" && !isNumber(val.Value) {
+						if f.Files == nil {
+							f.Files = map[string]string{}
+						}
+						f.Files[key.Value] = resolveFile(d.file, val.Value)
+						continue
+					}
+					f.Params[key.Value] = d.float(val, fp+"."+key.Value)
 				}
 			case "start":
 				f.Start = d.duration(v, fp)
@@ -259,4 +269,11 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 		}
 	}
 	return out
+}
+
+// isNumber tells a number written as a string (NaN, Inf) from a file
+// name, so that such a value is still a number's error.
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }

@@ -223,11 +223,15 @@ func (s *Scenario) validateDelayFile(fail failFunc) error {
 
 // resolve finds a file named in the scenario: relative to the scenario
 // file's directory (the working directory for the flag form).
-func (s *Scenario) resolve(name string) string {
-	if filepath.IsAbs(name) || s.File == "" {
+func (s *Scenario) resolve(name string) string { return resolveFile(s.File, name) }
+
+// resolveFile is name relative to the directory of scenario file file
+// (as is for the flag form, file "", and for absolute names).
+func resolveFile(file, name string) string {
+	if filepath.IsAbs(name) || file == "" || name == "" {
 		return name
 	}
-	return filepath.Join(filepath.Dir(s.File), name)
+	return filepath.Join(filepath.Dir(file), name)
 }
 
 // PathLog returns the path file a validated scenario's delay_file read,

@@ -165,13 +165,19 @@ func (s *Scenario) validateFlow(i int, f Flow, fail failFunc) error {
 				return fail(at+".params."+k, "unknown parameter of %s (allowed: %s)", f.CCA, strings.Join(sortedKeys(info.Params), ", "))
 			}
 		}
+		for k := range f.Files {
+			if _, ok := info.Files[k]; !ok {
+				return fail(at+".params."+k, "%q is not a number, and %s has no file parameter %s (file parameters: %s)",
+					f.Files[k], f.CCA, k, strings.Join(cc.FileNames(info), ", "))
+			}
+		}
 		if f.RateBps != 0 || f.PacketSize != 0 || f.Record {
 			return fail(at, "rate, packet_size and record apply to cbr flows only")
 		}
 		// The algorithm checks its own knobs' ranges; build it once here so
 		// that a bad value is this file's error (exit 2), not the run's.
-		if len(f.Params) > 0 {
-			if _, err := cc.New(f.CCA, cc.Config{Params: f.Params}); err != nil {
+		if len(f.Params) > 0 || len(f.Files) > 0 {
+			if _, err := cc.New(f.CCA, cc.Config{Params: f.Params, Files: f.Files}); err != nil {
 				return fail(at+".params", "%v", err)
 			}
 		}

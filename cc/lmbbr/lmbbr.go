@@ -1,45 +1,91 @@
 package lmbbr
 
 import (
+	"fmt"
+	"time"
+
 	"github.com/leolab/leolab/cc"
 	"github.com/leolab/leolab/cc/bbr"
+)
+
+// Parameters of the registered controller.
+const (
+	// ParamModel names the model file (cc.Config.Files); without it the
+	// embedded linear model runs.
+	ParamModel = "model"
+	// ParamDownlink is the flow's data direction, 1 downlink (the
+	// default: the embedded model's training runs are downlink) or 0
+	// uplink; sequence models read it as their stream feature.
+	ParamDownlink = "downlink"
 )
 
 func init() {
 	cc.Register(cc.Info{
 		Name: "lmbbr",
 		Description: "BBRv3 whose ProbeBW UP/DOWN pacing gain a learned policy picks each round " +
-			"(seed 003 with logistic regression for the SLM)",
+			"(seed 003; the embedded model is a logistic regression, params.model loads another)",
 		Source: "paper 003 (SLM-chosen BBR pacing gain, eqs. 2–3, 14–15); google/bbr v3 tcp_bbr.c",
-		// The model is the embedded one: Params hold numbers only, so a
-		// model file cannot be named here.
-		Params: map[string]float64{},
-		New:    func(cfg cc.Config) (cc.Controller, error) { return New(cfg, DefaultModel()) },
+		Params: map[string]float64{ParamDownlink: 1},
+		Files: map[string]string{ParamModel: "trained gain model: a leolab learn train output " +
+			"(leolab-linear JSON or leolab-seq safetensors)"},
+		New: newFromConfig,
 	})
 }
 
-// New builds BBRv3 driven by model m.
-func New(cfg cc.Config, m *Model) (cc.Controller, error) {
-	if err := m.Validate(); err != nil {
-		return nil, err
+// newFromConfig builds lmbbr from a scenario's params: the model file if
+// one is named, the embedded model otherwise.
+func newFromConfig(cfg cc.Config) (cc.Controller, error) {
+	var m GainModel = DefaultModel()
+	if path := cfg.File(ParamModel); path != "" {
+		var err error
+		if m, err = LoadFile(path); err != nil {
+			return nil, err
+		}
 	}
-	p := &Policy{Model: m}
-	inner, err := bbr.NewV3WithPolicy(cfg, p)
+	down := cfg.Param(ParamDownlink, 1)
+	if down != 0 && down != 1 {
+		return nil, fmt.Errorf("lmbbr: params.%s %g (allowed: 1 downlink, 0 uplink)", ParamDownlink, down)
+	}
+	// The rest of the knobs are BBR's (none today: lmbbr declares only
+	// its own), so BBR sees a config without lmbbr's.
+	bcfg := cfg
+	bcfg.Params, bcfg.Files = nil, nil
+	return NewWith(bcfg, m, FlowInfo{Downlink: down == 1})
+}
+
+// New builds BBRv3 driven by the linear model m.
+func New(cfg cc.Config, m *Model) (cc.Controller, error) {
+	return NewWith(cfg, m, FlowInfo{Downlink: true})
+}
+
+// NewWith builds BBRv3 whose gain policy model m makes for flow f.
+func NewWith(cfg cc.Config, m GainModel, f FlowInfo) (cc.Controller, error) {
+	if lm, ok := m.(*Model); ok {
+		if err := lm.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	p, err := m.NewPolicy(f)
 	if err != nil {
 		return nil, err
 	}
-	return &controller{Controller: inner, pol: p}, nil
+	st := &stats{GainPolicy: p}
+	st.obs, _ = p.(Observer)
+	inner, err := bbr.NewV3WithPolicy(cfg, st)
+	if err != nil {
+		return nil, err
+	}
+	return &controller{Controller: inner, st: st}, nil
 }
 
-// Policy is the learned bbr.GainPolicy: features of the state, then the
-// model's most probable gain for the phase. It counts its choices for
-// Inspect.
+// NewPolicy implements GainModel: the linear model keeps no history, so
+// every flow's policy is the model itself behind a feature function.
+func (m *Model) NewPolicy(FlowInfo) (bbr.GainPolicy, error) { return &Policy{Model: m}, nil }
+
+// Policy is the linear model's bbr.GainPolicy: features of the state,
+// then the model's most probable gain for the phase.
 type Policy struct {
 	Model *Model
-	// Calls and GainSum per phase (0 UP, 1 DOWN).
-	Calls   [2]int
-	GainSum [2]float64
-	Last    float64
 }
 
 var _ bbr.GainPolicy = (*Policy)(nil)
@@ -61,21 +107,54 @@ func OnlineInputs(s bbr.GainState) Inputs {
 
 // Gain implements bbr.GainPolicy.
 func (p *Policy) Gain(s bbr.GainState) float64 {
-	ph, i := PhaseUp, 0
+	ph := PhaseUp
 	if s.Phase == bbr.GainDown {
-		ph, i = PhaseDown, 1
+		ph = PhaseDown
 	}
-	g := p.Model.Predict(ph, Features(OnlineInputs(s)))
-	p.Calls[i]++
-	p.GainSum[i] += g
-	p.Last = g
+	return p.Model.Predict(ph, Features(OnlineInputs(s)))
+}
+
+// stats counts a policy's choices for Inspect.
+type stats struct {
+	bbr.GainPolicy
+	obs Observer // the policy's, nil when it keeps no history
+	// Calls and GainSum per phase (0 UP, 1 DOWN).
+	Calls   [2]int
+	GainSum [2]float64
+	Last    float64
+}
+
+func (s *stats) Gain(st bbr.GainState) float64 {
+	g := s.GainPolicy.Gain(st)
+	i := 0
+	if st.Phase == bbr.GainDown {
+		i = 1
+	}
+	s.Calls[i]++
+	s.GainSum[i] += g
+	s.Last = g
 	return g
 }
 
-// controller adds the policy's statistics to BBR's Inspect keys.
+// controller adds the policy's statistics to BBR's Inspect keys and
+// feeds an Observer policy.
 type controller struct {
 	cc.Controller
-	pol *Policy
+	st *stats
+}
+
+func (c *controller) OnSend(now time.Duration, s cc.SentInfo) {
+	c.Controller.OnSend(now, s)
+	if c.st.obs != nil {
+		c.st.obs.ObserveSend(now, s)
+	}
+}
+
+func (c *controller) OnAck(now time.Duration, rs *cc.RateSample) {
+	c.Controller.OnAck(now, rs)
+	if c.st.obs != nil {
+		c.st.obs.ObserveAck(now, rs, c.Controller.CWnd())
+	}
 }
 
 // Unwrap gives BBR back, so its optional extensions (the app-limited
@@ -87,7 +166,7 @@ func (c *controller) Unwrap() cc.Controller { return c.Controller }
 // gain, present once there was one) and lm_gain_last.
 func (c *controller) Inspect() map[string]float64 {
 	m := c.Controller.(cc.Inspector).Inspect()
-	p := c.pol
+	p := c.st
 	for i, name := range []string{"up", "down"} {
 		m["lm_"+name+"_calls"] = float64(p.Calls[i])
 		if p.Calls[i] > 0 {

@@ -63,9 +63,9 @@ func TestDefaultModel(t *testing.T) {
 func TestParseModelRejects(t *testing.T) {
 	for _, doc := range []string{
 		`{}`,
-		`{"features":["bias","b_norm","rtt_excess","loss"],"phases":{"UP":{"gains":[1.05],"weights":[[0,0,0,0]]}}}`,
-		`{"features":["bias","b_norm","rtt_excess","loss"],"phases":{"UP":{"gains":[1.3],"weights":[[0,0,0,0]]},"DOWN":{"gains":[0.9],"weights":[[0,0,0,0]]}}}`,
-		`{"features":["bias","b_norm","rtt_excess","loss"],"phases":{"UP":{"gains":[1.05],"weights":[[0,0,0]]},"DOWN":{"gains":[0.9],"weights":[[0,0,0,0]]}}}`,
+		`{"format":"leolab-linear","version":1,"features":["bias","b_norm","rtt_excess","loss"],"phases":{"UP":{"gains":[1.05],"weights":[[0,0,0,0]]}}}`,
+		`{"format":"leolab-linear","version":1,"features":["bias","b_norm","rtt_excess","loss"],"phases":{"UP":{"gains":[1.3],"weights":[[0,0,0,0]]},"DOWN":{"gains":[0.9],"weights":[[0,0,0,0]]}}}`,
+		`{"format":"leolab-linear","version":1,"features":["bias","b_norm","rtt_excess","loss"],"phases":{"UP":{"gains":[1.05],"weights":[[0,0,0]]},"DOWN":{"gains":[0.9],"weights":[[0,0,0,0]]}}}`,
 	} {
 		if _, err := ParseModel([]byte(doc)); err == nil {
 			t.Errorf("accepted %s", doc)

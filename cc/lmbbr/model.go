@@ -20,6 +20,8 @@ const (
 // logit of gain k is Weights[k]·x, and the policy takes the most probable
 // gain. It is the JSON document embedded as model.json.
 type Model struct {
+	// Format and Version declare the file (LinearFormat, LinearVersion).
+	Format   string                `json:"format"`
 	Version  int                   `json:"version"`
 	Features []string              `json:"features"`
 	Phases   map[string]PhaseModel `json:"phases"`
@@ -59,9 +61,19 @@ func ParseModel(data []byte) (*Model, error) {
 	return &m, nil
 }
 
-// Validate checks the feature list and that every phase's gains are
-// feasible for it (paper 003 eq. 15) with one weight row per gain.
+// The linear model's file format: a JSON document that names it.
+const (
+	LinearFormat  = "leolab-linear"
+	LinearVersion = 1
+)
+
+// Validate checks the declared format and version, the feature list and
+// that every phase's gains are feasible for it (paper 003 eq. 15) with one
+// weight row per gain.
 func (m *Model) Validate() error {
+	if m.Format != LinearFormat || m.Version != LinearVersion {
+		return fmt.Errorf("lmbbr model: format %q version %d, want %q version %d", m.Format, m.Version, LinearFormat, LinearVersion)
+	}
 	if !slices.Equal(m.Features, FeatureNames[:]) {
 		return fmt.Errorf("lmbbr model: features %v, want %v", m.Features, FeatureNames)
 	}

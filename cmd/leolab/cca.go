@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -20,7 +21,11 @@ func newCCACmd() *cobra.Command {
 		"NAME\tDESCRIPTION\tSOURCE\tPARAMS (default)", func(w io.Writer) error {
 			for _, name := range cc.Names() {
 				info, _ := cc.Lookup(name)
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", name, info.Description, info.Source, params(info.Params))
+				ps := params(info.Params)
+				for _, f := range slices.Sorted(maps.Keys(info.Files)) { // file parameters: a path, no default
+					ps = strings.TrimSpace(ps + " " + f + "=FILE")
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", name, info.Description, info.Source, ps)
 			}
 			return nil
 		}))

@@ -30,3 +30,22 @@ func Run(tb testing.TB, text string) *result.Result {
 	}
 	return res
 }
+
+// RunFile is Run for a scenario file (its relative paths resolve against
+// its directory).
+func RunFile(tb testing.TB, path string) *result.Result {
+	tb.Helper()
+	sc, err := scenario.Load(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	spec, err := sc.Spec()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	res, err := netsim.Run(spec)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return res
+}

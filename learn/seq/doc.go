@@ -17,6 +17,12 @@
 // safetensors files with our metadata (file.go). Evaluation (eval.go)
 // scores held-out traces per phase against the majority-class baseline.
 //
+// In closed loop the model runs without gomlx: register.go gives lmbbr
+// the format (params: {model: FILE}), forward.go is the same forward pass
+// in plain Go with preallocated buffers, and online.go is the per-flow
+// policy that builds 1 s steps from the flow's ACKs and keeps the encoded
+// window in a ring, so that lmbbr's per-ACK path allocates nothing.
+//
 // Graphs run on gomlx's pure-Go simplego backend, so training and
 // inference need no CGO or accelerator. package learn's per-phase
 // logistic regression stays the baseline ("linear").

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -93,18 +94,9 @@ func LoadModel(path string) (*Model, error) {
 	if err := checkMeta(path, f.Meta, kindModel); err != nil {
 		return nil, err
 	}
-	var cfg Config
-	dec := json.NewDecoder(bytes.NewReader([]byte(f.Meta["config"])))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&cfg); err != nil {
-		return nil, fmt.Errorf("%s: metadata config: %v", path, err)
-	}
-	if err := cfg.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: metadata config: %v", path, err)
-	}
-	target, err := strconv.ParseFloat(f.Meta["target_return"], 32)
+	cfg, target, err := modelMeta(path, f.Meta)
 	if err != nil {
-		return nil, fmt.Errorf("%s: metadata target_return %q: want a number", path, f.Meta["target_return"])
+		return nil, err
 	}
 	m, err := newModel(cfg, 0)
 	if err != nil {
@@ -121,6 +113,24 @@ func LoadModel(path string) (*Model, error) {
 		return nil, err
 	}
 	return m, nil
+}
+
+// modelMeta reads a model file's config and target return.
+func modelMeta(path string, meta map[string]string) (Config, float64, error) {
+	var cfg Config
+	dec := json.NewDecoder(bytes.NewReader([]byte(meta["config"])))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return cfg, 0, fmt.Errorf("%s: metadata config: %v", path, err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, 0, fmt.Errorf("%s: metadata config: %v", path, err)
+	}
+	target, err := strconv.ParseFloat(meta["target_return"], 32)
+	if err != nil || math.IsNaN(target) || math.IsInf(target, 0) {
+		return cfg, 0, fmt.Errorf("%s: metadata target_return %q: want a finite number", path, meta["target_return"])
+	}
+	return cfg, target, nil
 }
 
 // setFrom sets m's variables from file f. Every model variable must be
