@@ -101,7 +101,7 @@ func synthetic() Data {
 
 func TestReportHasEveryPanel(t *testing.T) {
 	d := synthetic()
-	r, err := d.Report(nil)
+	r, err := d.Report(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
