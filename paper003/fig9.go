@@ -43,10 +43,12 @@ type SurrogatePanel struct {
 	// Evals are learn.Evaluate's UP and DOWN scores; CE the model's mean
 	// cross-entropy on the labels of each and LabelEntropy the labels'
 	// entropy (the cross-entropy of the best constant predictor), nats.
-	Evals               []learn.PhaseEval
-	CE, LabelEntropy    []float64
-	Measured            Outcome // the trace's own intervals
-	Stock, Model, Label Outcome // surrogate under each policy's gains
+	Evals            []learn.PhaseEval
+	CE, LabelEntropy []float64
+	Measured         Outcome // the trace's own intervals
+	// Surrogate under each policy's gains: stock BBRv3, the model, the
+	// eq. 3 labels, and the const105 ablation (UP 1.05, the rest stock).
+	Stock, Model, Label, Const105 Outcome
 }
 
 // Stock BBRv3 ProbeBW gains the surrogate replays as "native BBR": UP
@@ -108,30 +110,30 @@ func scorePool(m *lmbbr.Model, pool *learn.Pool) (SurrogatePanel, error) {
 		sp.CE, sp.LabelEntropy = append(sp.CE, ce), append(sp.LabelEntropy, h)
 	}
 	ins := learn.RowInputs(rows)
-	var meas, stock, model, label Outcome
+	var meas, stock, model, label, c105 Outcome
 	for i, r := range rows {
 		meas.Mbps += r.Throughput / 1e6
 		meas.Retrans += float64(r.Retransmits)
-		gs, gm := 1.0, 1.0
+		gs, gm, gc := 1.0, 1.0, 1.0
 		switch r.Phase {
 		case learn.Up:
-			gs, gm = stockUpGain, m.Predict(lmbbr.PhaseUp, lmbbr.Features(ins[i]))
+			gs, gm, gc = stockUpGain, m.Predict(lmbbr.PhaseUp, lmbbr.Features(ins[i])), closedloop.Const105Gain
 		case learn.Down:
-			gs, gm = stockDownGain, m.Predict(lmbbr.PhaseDown, lmbbr.Features(ins[i]))
+			gs, gm, gc = stockDownGain, m.Predict(lmbbr.PhaseDown, lmbbr.Features(ins[i])), stockDownGain
 		}
 		for _, x := range []struct {
 			o *Outcome
 			g float64
-		}{{&stock, gs}, {&model, gm}, {&label, r.Mapped}} {
+		}{{&stock, gs}, {&model, gm}, {&label, r.Mapped}, {&c105, gc}} {
 			x.o.Mbps += r.Refs.Throughput(x.g) / 1e6
 			x.o.Retrans += r.Refs.Retransmits(x.g, pool.Params)
 		}
 	}
 	n := float64(len(rows))
-	for _, o := range []*Outcome{&meas, &stock, &model, &label} {
+	for _, o := range []*Outcome{&meas, &stock, &model, &label, &c105} {
 		o.Mbps, o.Retrans = o.Mbps/n, o.Retrans/n
 	}
-	sp.Measured, sp.Stock, sp.Model, sp.Label = meas, stock, model, label
+	sp.Measured, sp.Stock, sp.Model, sp.Label, sp.Const105 = meas, stock, model, label, c105
 	return sp, nil
 }
 

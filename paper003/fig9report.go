@@ -71,12 +71,12 @@ func surrogateFigures(f *Fig9) ([]*report.Figure, report.Table, error) {
 	var accCats []string
 	var acc, maj []float64
 	var cats []string
-	var thr, ret [4][]float64 // measured, stock, model, label
+	var thr, ret [5][]float64 // measured, stock, model, label, const105
 	var notes []string
 	for _, p := range f.Surrogate {
 		name := panelShort(p.Kind, p.Direction)
 		cats = append(cats, name)
-		for i, o := range []Outcome{p.Measured, p.Stock, p.Model, p.Label} {
+		for i, o := range []Outcome{p.Measured, p.Stock, p.Model, p.Label, p.Const105} {
 			thr[i], ret[i] = append(thr[i], o.Mbps), append(ret[i], o.Retrans)
 		}
 		var ph []string
@@ -107,10 +107,11 @@ func surrogateFigures(f *Fig9) ([]*report.Figure, report.Table, error) {
 		"answering the commonest label. " + fig9Says + " Measured: " + joinSemi(notes) + ". A model no better than the " +
 		"majority baseline has learnt nothing the label mix does not give."
 	figs = append(figs, a)
-	names := []string{"measured (the trace)", "surrogate: stock BBRv3 gains", "surrogate: model's gains", "surrogate: eq. 3 labels"}
+	names := []string{"measured (the trace)", "surrogate: stock BBRv3 gains", "surrogate: model's gains", "surrogate: eq. 3 labels",
+		"surrogate: const105"}
 	for _, m := range []struct {
 		key, title, unit string
-		v                [4][]float64
+		v                [5][]float64
 	}{{"throughput", "throughput", "Mbit/s", thr}, {"retransmits", "retransmissions", "segments per second", ret}} {
 		var series []report.BarSeries
 		for i, n := range names {
@@ -122,10 +123,11 @@ func surrogateFigures(f *Fig9) ([]*report.Figure, report.Table, error) {
 		}
 		fig.Name, fig.Width = "fig9a-"+m.key, 2*report.DefaultWidth/1.5
 		fig.Caption = fmt.Sprintf("Mean %s per 1 s interval of Tokyo's simulated BBR flows: measured, and the surrogate "+
-			"(eq. %s) under stock BBRv3's gains (UP %.2f, DOWN %.2f), the model's and the eq. 3 labels'. %s Measured: %s. "+
+			"(eq. %s) under stock BBRv3's gains (UP %.2f, DOWN %.2f), the model's, the eq. 3 labels' and const105's (UP %.2f). "+
+			"%s Measured: %s. "+
 			"Eq. 22 credits any gain ≥ 1 with the window's 95th-percentile rate, above the measured mean by construction, "+
 			"so only the policies' surrogate bars compare with each other.", m.title,
-			map[string]string{"throughput": "22", "retransmits": "27"}[m.key], stockUpGain, stockDownGain, fig9Says, surrogateNote(f.Surrogate, m.key))
+			map[string]string{"throughput": "22", "retransmits": "27"}[m.key], stockUpGain, stockDownGain, closedloop.Const105Gain, fig9Says, surrogateNote(f.Surrogate, m.key))
 		figs = append(figs, fig)
 	}
 	return figs, t, nil
@@ -136,12 +138,12 @@ func surrogateFigures(f *Fig9) ([]*report.Figure, report.Table, error) {
 func surrogateNote(ps []SurrogatePanel, key string) string {
 	var out []string
 	for _, p := range ps {
-		m, s := p.Model.Mbps, p.Stock.Mbps
+		m, s, c := p.Model.Mbps, p.Stock.Mbps, p.Const105.Mbps
 		if key == "retransmits" {
-			m, s = p.Model.Retrans, p.Stock.Retrans
+			m, s, c = p.Model.Retrans, p.Stock.Retrans, p.Const105.Retrans
 		}
-		out = append(out, fmt.Sprintf("%s %.1f with the model's gains against %.1f with stock BBRv3's (%+.1f %%)",
-			panelShort(p.Kind, p.Direction), m, s, 100*(m/s-1)))
+		out = append(out, fmt.Sprintf("%s %.1f with the model's gains against %.1f with stock BBRv3's (%+.1f %%) and %.1f "+
+			"with const105's (%+.1f %%)", panelShort(p.Kind, p.Direction), m, s, 100*(m/s-1), c, 100*(m/c-1)))
 	}
 	return joinSemi(out)
 }
