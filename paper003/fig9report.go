@@ -97,16 +97,18 @@ func surrogateFigures(f *Fig9) ([]*report.Figure, report.Table, error) {
 			p.Model.Mbps, p.Model.Retrans, p.Stock.Mbps, p.Stock.Retrans, p.Measured.Mbps, p.Measured.Retrans))
 	}
 	var figs []*report.Figure
-	a, err := report.CategoryBars("Fig. 9 (a): gain prediction on held-out Tokyo", "accuracy (share of intervals)", accCats,
-		[]report.BarSeries{{Name: "model", Values: acc}, {Name: "majority baseline", Values: maj}}, nil)
-	if err != nil {
-		return nil, t, err
+	if len(accCats) > 0 { // else no UP or DOWN interval: the flows never probed
+		a, err := report.CategoryBars("Fig. 9 (a): gain prediction on held-out Tokyo", "accuracy (share of intervals)", accCats,
+			[]report.BarSeries{{Name: "model", Values: acc}, {Name: "majority baseline", Values: maj}}, nil)
+		if err != nil {
+			return nil, t, err
+		}
+		a.Name, a.Width = "fig9a-accuracy", 2*report.DefaultWidth/1.5
+		a.Caption = "Share of the held-out Tokyo UP and DOWN intervals whose eq. 3 label the model predicts, against always " +
+			"answering the commonest label. " + fig9Says + " Measured: " + joinSemi(notes) + ". A model no better than the " +
+			"majority baseline has learnt nothing the label mix does not give."
+		figs = append(figs, a)
 	}
-	a.Name, a.Width = "fig9a-accuracy", 2*report.DefaultWidth/1.5
-	a.Caption = "Share of the held-out Tokyo UP and DOWN intervals whose eq. 3 label the model predicts, against always " +
-		"answering the commonest label. " + fig9Says + " Measured: " + joinSemi(notes) + ". A model no better than the " +
-		"majority baseline has learnt nothing the label mix does not give."
-	figs = append(figs, a)
 	names := []string{"measured (the trace)", "surrogate: stock BBRv3 gains", "surrogate: model's gains", "surrogate: eq. 3 labels",
 		"surrogate: const105"}
 	for _, m := range []struct {
