@@ -26,6 +26,16 @@ func panelShort(kind, dir string) string {
 	return dir + " " + k
 }
 
+// panelAbbrev is panelShort in few letters, for eight categories side by
+// side (DL/UL downlink/uplink, ind./comp. independent/competing).
+func panelAbbrev(kind, dir string) string {
+	k := "ind."
+	if kind == campaign.Concurrent {
+		k = "comp."
+	}
+	return map[string]string{"downlink": "DL", "uplink": "UL"}[dir] + " " + k
+}
+
 // fig9Section draws Fig. 9 (a), the surrogate evaluation on Tokyo, and
 // (b), the closed-loop runs, with a table each.
 func fig9Section(f *Fig9) (report.Section, error) {
@@ -87,7 +97,7 @@ func surrogateFigures(f *Fig9) ([]*report.Figure, report.Table, error) {
 			if e.N == 0 {
 				continue
 			}
-			accCats = append(accCats, name+" "+e.Phase.String())
+			accCats = append(accCats, panelAbbrev(p.Kind, p.Direction)+" "+e.Phase.String())
 			acc, maj = append(acc, e.Accuracy()), append(maj, e.Majority)
 			ph = append(ph, fmt.Sprintf("%v accuracy %.3f vs majority %.3f, cross-entropy %.3f vs label entropy %.3f nat (n %d)",
 				e.Phase, e.Accuracy(), e.Majority, p.CE[k], p.LabelEntropy[k], e.N))
@@ -105,7 +115,8 @@ func surrogateFigures(f *Fig9) ([]*report.Figure, report.Table, error) {
 		}
 		a.Name, a.Width = "fig9a-accuracy", 2*report.DefaultWidth/1.5
 		a.Caption = "Share of the held-out Tokyo UP and DOWN intervals whose eq. 3 label the model predicts, against always " +
-			"answering the commonest label. " + fig9Says + " Measured: " + joinSemi(notes) + ". A model no better than the " +
+			"answering the commonest label (DL/UL: downlink/uplink; ind./comp.: independent/competing). " +
+			fig9Says + " Measured: " + joinSemi(notes) + ". A model no better than the " +
 			"majority baseline has learnt nothing the label mix does not give."
 		figs = append(figs, a)
 	}
@@ -276,7 +287,7 @@ func fig9Differences(f *Fig9) []string {
 		return []string{"Fig. 9 was not run in this report (it needs the closed-loop runs of reproduce --paper 003)."}
 	}
 	out := []string{"Fig. 9 (a): the paper fine-tunes GPT-2, T5, GPT-Neo and SmolLM2 and compares with LLaMA 3.2 on real Tokyo " +
-		"flows; we score our shipped softmax regression (" + f.Model + ") on the simulator's Tokyo BBR flows (no real Tokyo " +
+		"flows; we score " + f.Model + " on the simulator's Tokyo BBR flows (no real Tokyo " +
 		"data exists here), without LLaMA. The paper gives no number to compare with."}
 	var worse, equal, n int
 	predicted := map[learn.Phase][]int{} // predictions per gain, over the panels
