@@ -113,7 +113,7 @@ func surrogateFigures(f *Fig9) ([]*report.Figure, report.Table, error) {
 		if err != nil {
 			return nil, t, err
 		}
-		a.Name, a.Width = "fig9a-accuracy", 2*report.DefaultWidth/1.5
+		a.Name, a.Width = "fig9a-accuracy", 2*report.DefaultWidth/1.25 // eight labelled groups
 		a.Caption = "Share of the held-out Tokyo UP and DOWN intervals whose eq. 3 label the model predicts, against always " +
 			"answering the commonest label (DL/UL: downlink/uplink; ind./comp.: independent/competing). " +
 			fig9Says + " Measured: " + joinSemi(notes) + ". A model no better than the " +
