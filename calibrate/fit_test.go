@@ -38,7 +38,7 @@ func testForward(t *testing.T, store string) *Forward {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return &Forward{Fixed: seed001Uplink, CCAs: []string{"cubic", "bbr", "vegas"}, Cities: []string{"sydney", "london"},
+	return &Forward{Fixed: seed001Uplink, CCAs: []string{"cubic", "bbr", "vegas"}, Cities: []string{"saopaulo", "london"},
 		Directions: []string{"uplink"}, Kinds: []string{campaign.Dedicated}, Seeds: []uint64{1},
 		Duration: 40 * time.Second, Exec: campaign.Pool{}, Store: st}
 }
