@@ -30,6 +30,10 @@ const (
 	startLead = 100 * time.Millisecond
 )
 
+// StartLead is startLead for callers that place a run's t = 0 on the wall
+// clock (Config.Epoch = the wanted t = 0 less StartLead).
+const StartLead = startLead
+
 // Flow is one flow of a Run.
 type Flow struct {
 	Kind string // KindTCP, KindCBR or KindTransport

@@ -48,7 +48,7 @@ func (st *Study) meta() []report.Meta {
 		vs = append(vs, vr.Variant.Name)
 	}
 	return []report.Meta{{Key: "study", Value: size}, {Key: "seed", Value: fmt.Sprint(st.Options.Seed)},
-		{Key: "engine", Value: "sim"}, {Key: "profiles", Value: strings.Join(vs, ", ")}}
+		{Key: "engine", Value: st.Options.Engine}, {Key: "profiles", Value: strings.Join(vs, ", ")}}
 }
 
 // summarySection counts the quantities within tolerance per profile.

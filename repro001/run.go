@@ -88,11 +88,14 @@ func (r run) simulate() (*result.Result, error) {
 	return res, nil
 }
 
-// inferred runs r and infers the link from its first flow's packets with
+// exec runs r in l.
+func (r run) exec(l lab) (*result.Result, error) { return l.exec(r) }
+
+// inferred runs r in l and infers the link from its first flow's packets with
 // opt: the simulate, read and infer steps every single-probe procedure
 // takes.
-func (r run) inferred(opt probe.Options) (*probe.Trace, *probe.Report, error) {
-	res, err := r.simulate()
+func (r run) inferred(l lab, opt probe.Options) (*probe.Trace, *probe.Report, error) {
+	res, err := r.exec(l)
 	if err != nil {
 		return nil, nil, err
 	}
