@@ -20,6 +20,12 @@ type lab interface {
 	// inferred: a live lab places every later run in the right place of
 	// a slot with it (a simulated run's epoch places it already).
 	schedule(period time.Duration)
+	// tolerate widens the tolerances by the lab's measured timing error
+	// (livetol.go); the simulator has none.
+	tolerate(qs []Quantity) []Quantity
+	// stalls lists the runs the host held beyond what their checks
+	// tolerate (none on the simulator).
+	stalls() []string
 }
 
 // simLab runs on the simulator: r.epoch is t = 0 on the simulated wall
@@ -30,3 +36,5 @@ func (simLab) engine() string                     { return "sim" }
 func (simLab) exec(r run) (*result.Result, error) { return r.simulate() }
 func (simLab) lightDuration() time.Duration       { return lightDuration }
 func (simLab) schedule(time.Duration)             {}
+func (simLab) tolerate(qs []Quantity) []Quantity  { return qs }
+func (simLab) stalls() []string                   { return nil }

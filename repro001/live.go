@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/emu"
+	"github.com/leolab/leolab/probe"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
 )
@@ -31,17 +32,19 @@ type liveLab struct {
 	ctx    context.Context
 	period time.Duration // 0 until the light probe inferred it
 	light  time.Duration
-	// Runs keeps every live result's instrument figures, by run name,
-	// for the tolerances (livetol.go) and the report.
+	// runs is what the host did to each run, in order: the stalls a
+	// live check weighs its failures against (livetest).
 	runs []liveRun
 }
 
-// liveRun is one live run's name and what the emulator measured of
-// itself.
+// liveRun is one live run's name and what the host did to it: the
+// pump's longest time off its CPU (emu's gap meter), the longest pause of
+// a probe sender beyond its spacing (its own stamps), and how far t = 0
+// fell past its place in the slot.
 type liveRun struct {
-	name       string
-	instrument map[string]float64
-	late       time.Duration // t = 0 past its place in the slot
+	name                 string
+	pumpGap, senderPause time.Duration
+	late                 time.Duration
 }
 
 // Live run placement.
@@ -77,9 +80,11 @@ func newLab(opt *Options) (lab, error) {
 	return &liveLab{ctx: context.Background(), light: liveLightDuration}, nil
 }
 
-func (*liveLab) engine() string                  { return EngineEmu }
-func (l *liveLab) lightDuration() time.Duration  { return l.light }
-func (l *liveLab) schedule(period time.Duration) { l.period = period }
+func (*liveLab) engine() string                      { return EngineEmu }
+func (l *liveLab) lightDuration() time.Duration      { return l.light }
+func (l *liveLab) schedule(period time.Duration)     { l.period = period }
+func (l *liveLab) tolerate(qs []Quantity) []Quantity { return liveTolerances(qs, l.runs) }
+func (l *liveLab) stalls() []string                  { return stalls(l.runs) }
 
 // exec runs r live, placed in its slot.
 func (l *liveLab) exec(r run) (*result.Result, error) {
@@ -111,12 +116,29 @@ func (l *liveLab) exec(r run) (*result.Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("procedure %s (live): %w", r.name, err)
 	}
-	lr := liveRun{name: r.name, instrument: res.Instrument}
-	if got, err := time.Parse(time.RFC3339Nano, res.EpochUTC); err == nil && p != nil {
+	lr := liveRun{name: r.name, pumpGap: time.Duration(res.Instrument["pump_gap_max_us"] * float64(time.Microsecond))}
+	if got, err := time.Parse(time.RFC3339Nano, res.EpochUTC); err == nil {
 		lr.late = got.Sub(want)
+	}
+	trs, err := traces(res)
+	if err != nil {
+		return nil, fmt.Errorf("procedure %s (live): %w", r.name, err)
+	}
+	for _, tr := range trs {
+		lr.senderPause = max(lr.senderPause, senderPause(tr))
 	}
 	l.runs = append(l.runs, lr)
 	return res, nil
+}
+
+// senderPause is the longest time tr's sender went without sending beyond
+// its spacing.
+func senderPause(tr *probe.Trace) time.Duration {
+	var m time.Duration
+	for k := 1; k < len(tr.Samples); k++ {
+		m = max(m, tr.Samples[k].Sent-tr.Samples[k-1].Sent-tr.Spacing)
+	}
+	return m
 }
 
 // place is the first instant from t0 on whose place in a slot of period

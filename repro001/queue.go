@@ -56,6 +56,9 @@ type Queue struct {
 // drop-policy knob, so it is a fixed link).
 const controlLimit = 800
 
+// controlRate is the control link's rate.
+const controlRate = 100e6
+
 func burstFlow(size, packets int) flowSpec {
 	stop := time.Duration(float64(packets*size*8) / burstLine * float64(time.Second))
 	return cbr(burstLine, size, 0, stop)
@@ -89,7 +92,7 @@ func runQueue(l lab, v Variant, anchor time.Time, seed int) (*Queue, error) {
 		return nil, err
 	}
 	q.Bursts = append(q.Bursts, BurstResult{Direction: "uplink", Size: 1500, AQM: true, Burst: b})
-	path := fmt.Sprintf("{profile: fixed, rate: 100Mbps, rtt: 20ms, queue: {discipline: droptail, limit_packets: %d}}", controlLimit)
+	path := fmt.Sprintf("{profile: fixed, rate: %s, rtt: 20ms, queue: {discipline: droptail, limit_packets: %d}}", rateText(controlRate), controlLimit)
 	b, err = runBurst(l, "burst-droptail", path, anchor, seed, 1500, 3*controlLimit)
 	if err != nil {
 		return nil, err

@@ -63,6 +63,10 @@ type Study struct {
 	SlowStart  []SlowStart
 	Recovery   []Recovery
 	Boundaries []float64 // of the recovery runs, s
+	// HostStalls lists the live runs the host held beyond what their
+	// checks tolerate (engine emu): a quantity outside its tolerance
+	// from such a run may be the host's, not the model's or the prober's.
+	HostStalls []string
 }
 
 // Run runs every procedure on every variant and compares.
@@ -85,6 +89,7 @@ func Run(opt Options) (*Study, error) {
 		}
 		st.Variants = append(st.Variants, vr)
 	}
+	st.HostStalls = l.stalls()
 	if opt.NoTCP {
 		return st, nil
 	}
@@ -195,7 +200,7 @@ func runVariant(l lab, v Variant, opt Options) (*VariantResult, error) {
 			return nil, err
 		}
 	}
-	vr.Quantities = vr.compare()
+	vr.Quantities = l.tolerate(vr.compare())
 	return vr, nil
 }
 
