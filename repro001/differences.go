@@ -37,7 +37,7 @@ func (st *Study) differences() report.Section {
 		}
 	}
 	if len(st.HostStalls) > 0 {
-		text = append(text, fmt.Sprintf("Host stalls beyond what the checks tolerate, in %d live runs (a quantity outside its tolerance from one of them may be the host's doing):", len(st.HostStalls)))
+		text = append(text, fmt.Sprintf("Host stalls in %d live runs: a single-slot run the host held beyond what its checks tolerate (5 ms; the light probes 10 ms) was run again, up to 3 times, and the last counted; a quantity outside its tolerance from a run still stalled may be the host's doing:", len(st.HostStalls)))
 		text = append(text, st.HostStalls...)
 	}
 	if len(bad) == 0 {

@@ -66,13 +66,20 @@ func stallTolerance(name string) time.Duration {
 	return runStall
 }
 
-// stalls lists the runs whose host stalls exceeded their tolerance.
+// stalls lists the runs whose host stalls exceeded their tolerance in the
+// run that counted, and the runs repeated for one.
 func stalls(runs []liveRun) []string {
 	var out []string
 	for _, r := range runs {
 		tol := stallTolerance(r.name)
+		rep := ""
+		if r.tries > 1 {
+			rep = fmt.Sprintf(", after %d runs", r.tries)
+		}
 		if w := max(r.pumpGap, r.senderPause); w > tol {
-			out = append(out, fmt.Sprintf("%s: pump gap %.1f ms, sender pause %.1f ms (tolerance %v)", r.name, ms(r.pumpGap), ms(r.senderPause), tol))
+			out = append(out, fmt.Sprintf("%s: pump gap %.1f ms, sender pause %.1f ms (tolerance %v%s)", r.name, ms(r.pumpGap), ms(r.senderPause), tol, rep))
+		} else if rep != "" {
+			out = append(out, fmt.Sprintf("%s: within tolerance%s (the earlier ones stalled)", r.name, rep))
 		}
 	}
 	return out

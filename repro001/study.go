@@ -64,8 +64,9 @@ type Study struct {
 	Recovery   []Recovery
 	Boundaries []float64 // of the recovery runs, s
 	// HostStalls lists the live runs the host held beyond what their
-	// checks tolerate (engine emu): a quantity outside its tolerance
-	// from such a run may be the host's, not the model's or the prober's.
+	// checks tolerate, and those repeated for it (engine emu): a quantity
+	// outside its tolerance from such a run may be the host's, not the
+	// model's or the prober's.
 	HostStalls []string
 }
 
