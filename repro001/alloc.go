@@ -97,15 +97,15 @@ func runDecay(l lab, v Variant, dir string, anchor time.Time, seed int, peakMbps
 		if err != nil {
 			return nil, err
 		}
-		trs, err := traces(res)
+		elephant, burst, err := pair(res.Scenario, res)
 		if err != nil {
 			return nil, err
 		}
-		rate, ok := probe.DrainRate(trs[1], trs[0])
+		rate, ok := probe.DrainRate(burst, elephant)
 		if !ok {
 			return nil, fmt.Errorf("decay %s: gap %v: the burst drained in under three frames", dir, gap)
 		}
-		d.Points = append(d.Points, probe.DecayPoint{Gap: servedGap(trs[0], trs[1]), Mbps: rate})
+		d.Points = append(d.Points, probe.DecayPoint{Gap: servedGap(elephant, burst), Mbps: rate})
 	}
 	fit, err := probe.InferDecay(d.Points, peakMbps)
 	if err != nil {

@@ -43,11 +43,10 @@ func runIsolation(l lab, v Variant, dir string, anchor time.Time, seed int, peak
 	if err != nil {
 		return nil, err
 	}
-	trs, err := traces(res)
+	mouse, elephant, err := pair(res.Scenario, res)
 	if err != nil {
 		return nil, err
 	}
-	mouse, elephant := trs[0], trs[1]
 	floor := time.Duration(1 << 62)
 	for _, s := range mouse.Samples {
 		if !s.Lost && s.Sent < elephantStart {

@@ -97,6 +97,10 @@ func (l *liveLab) stalls() []string                  { return stalls(l.runs) }
 func (l *liveLab) exec(r run) (*result.Result, error) {
 	for try := 1; ; try++ {
 		res, lr, err := l.once(r)
+		var np errNoPackets
+		if errors.As(err, &np) && try < liveTries {
+			continue // a sender the host kept from sending at all: run again
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -150,8 +154,18 @@ func (l *liveLab) once(r run) (*result.Result, liveRun, error) {
 	for _, tr := range trs {
 		lr.senderPause = max(lr.senderPause, senderPause(tr))
 	}
+	for i, f := range spec.Flows {
+		if _, ok := trs[i]; f.Record && !ok {
+			return nil, lr, errNoPackets{fmt.Sprintf("procedure %s (live): probe flow %d recorded no packets", r.name, i)}
+		}
+	}
 	return res, lr, nil
 }
+
+// errNoPackets is a live run whose probe flow recorded nothing.
+type errNoPackets struct{ msg string }
+
+func (e errNoPackets) Error() string { return e.msg }
 
 // senderPause is the longest time tr's sender went without sending beyond
 // its spacing.

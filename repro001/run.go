@@ -110,6 +110,19 @@ func (r run) inferred(l lab, opt probe.Options) (*probe.Trace, *probe.Report, er
 	return tr, rep, nil
 }
 
+// pair returns the probe traces of flows 0 and 1 of res, or an error
+// naming the procedure if either recorded nothing.
+func pair(name string, res *result.Result) (a, b *probe.Trace, err error) {
+	trs, err := traces(res)
+	if err != nil {
+		return nil, nil, fmt.Errorf("procedure %s: %w", name, err)
+	}
+	if trs[0] == nil || trs[1] == nil {
+		return nil, nil, fmt.Errorf("procedure %s: a probe flow recorded no packets (flows with packets: %v)", name, probe.ProbeFlows(res))
+	}
+	return trs[0], trs[1], nil
+}
+
 // traces returns the probe traces of the result's flows, by flow id.
 func traces(res *result.Result) (map[int]*probe.Trace, error) {
 	out := map[int]*probe.Trace{}
