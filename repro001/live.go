@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/leolab/leolab/emu"
@@ -92,8 +91,9 @@ func (l *liveLab) stalls() []string                  { return stalls(l.runs) }
 // beyond what its checks tolerate (stallTolerance: the pump off its CPU,
 // a sender paused) is run again, up to liveTries times, as a live test
 // repeats (livetest); the last one counts, and its stalls stay on record
-// for the report. The light probes are not repeated: each takes a minute,
-// and a stall there widens the schedule's tolerance instead (livetol.go).
+// for the report. Runs longer than a slot are not repeated (singleSlot);
+// a light probe's stall widens the schedule's tolerance instead
+// (livetol.go).
 func (l *liveLab) exec(r run) (*result.Result, error) {
 	for try := 1; ; try++ {
 		res, lr, err := l.once(r)
@@ -105,11 +105,22 @@ func (l *liveLab) exec(r run) (*result.Result, error) {
 			return nil, err
 		}
 		lr.tries = try
-		if try == liveTries || strings.HasPrefix(r.name, "reconfig-") || max(lr.pumpGap, lr.senderPause) <= stallTolerance(r.name) {
+		if try == liveTries || !l.singleSlot(r) || max(lr.pumpGap, lr.senderPause) <= stallTolerance(r.name) {
 			l.runs = append(l.runs, lr)
 			return res, nil
 		}
 	}
+}
+
+// singleSlot reports whether r fits in one slot of the inferred schedule:
+// a few seconds, where a stall of the host is rare enough to run again.
+// The longer ones (the light probes before the schedule is known, the
+// slot-rate probe across boundaries) see a stall of a few ms in nearly
+// every run on a shared host: they count as they come, and the report
+// lists their stalls.
+func (l *liveLab) singleSlot(r run) bool {
+	d, err := time.ParseDuration(r.dur)
+	return err == nil && l.period > 0 && d <= l.period-anchorLead
 }
 
 // liveTries bounds the runs of one procedure step (livetest.Tries).

@@ -43,13 +43,15 @@ func TestLiveTolerances(t *testing.T) {
 		{Direction: "downlink", Name: "boundary offset in the UTC minute (mod period)", Profile: 12, Inferred: 12.009, Abs: 0.003},
 		{Direction: "uplink", Name: "reconfiguration period", Profile: 15, Inferred: 15.007, Abs: 0.003},
 		{Direction: "downlink", Name: "outage", Profile: 45, Inferred: 52, Rel: 0.1},
+		{Direction: "downlink", Name: "regrowth after a reset to 90 % of the slot's rate", Profile: 515, Inferred: 581, Rel: 0.1, Abs: 20},
 	}
-	runs := []liveRun{{name: "reconfig-downlink", pumpGap: 4 * time.Millisecond, senderPause: 7 * time.Millisecond}, {name: "reconfig-uplink"}}
+	runs := []liveRun{{name: "reconfig-downlink", pumpGap: 4 * time.Millisecond, senderPause: 7 * time.Millisecond}, {name: "reconfig-uplink"},
+		{name: "slots-downlink", pumpGap: 47 * time.Millisecond}}
 	got := liveTolerances(qs, runs)
 	for i, want := range []struct {
 		abs float64
 		ok  bool
-	}{{0.010, true}, {0.010, true}, {0.003, false}, {0, false}} {
+	}{{0.010, true}, {0.010, true}, {0.003, false}, {0, false}, {67, true}} {
 		if math.Abs(got[i].Abs-want.abs) > 1e-12 || got[i].OK() != want.ok {
 			t.Errorf("%s %s: tolerance ±%g (ok %v), want ±%g (ok %v)", got[i].Direction, got[i].Name, got[i].Abs, got[i].OK(), want.abs, want.ok)
 		}
@@ -57,7 +59,7 @@ func TestLiveTolerances(t *testing.T) {
 	if qs[0].Abs != 0.003 {
 		t.Error("liveTolerances changed its input")
 	}
-	if s := stalls(runs); len(s) != 0 {
+	if s := stalls(runs[:2]); len(s) != 0 {
 		t.Errorf("stalls within the light probe's 10 ms listed: %q", s)
 	}
 	if s := stalls([]liveRun{{name: "ramp-downlink", senderPause: 6 * time.Millisecond}}); len(s) != 1 {
