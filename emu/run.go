@@ -30,6 +30,10 @@ const (
 	startLead = 100 * time.Millisecond
 )
 
+// StartLead is startLead for callers that place a run's t = 0 on the wall
+// clock (Config.Epoch = the wanted t = 0 less StartLead).
+const StartLead = startLead
+
 // Flow is one flow of a Run.
 type Flow struct {
 	Kind string // KindTCP, KindCBR or KindTransport
@@ -175,9 +179,15 @@ func (r *flowRun) run(ctx context.Context) (result.Flow, error) {
 	ap := netip.AddrPortFrom(addr, uint16(basePort+r.i))
 	switch f.Kind {
 	case KindCBR:
+		// The receiver listens to the run's end, as the simulator delivers
+		// to its end: a probe that stops early (a burst) may leave a queue
+		// of more than the default drain's worth behind it (4000 uplink
+		// packets at 30–60 Mbit/s take 0.8–1.6 s), whose tail a 1 s drain
+		// would count as lost.
+		drain := max(endpoint.DefaultDrain, r.rc.Duration-f.Start-dur)
 		rep, err := endpoint.RunCBR(ctx, r.t0, endpoint.CBR{
 			ID: r.i, RateBps: f.RateBps, Size: f.Size, Start: f.Start, Duration: dur, Interval: r.rc.Interval,
-			From: from, To: to, Addr: ap, Trace: f.Record, KeepOff: e.KeepOff(),
+			From: from, To: to, Addr: ap, Trace: f.Record, KeepOff: e.KeepOff(), Drain: drain,
 		})
 		if err != nil {
 			return result.Flow{ID: r.i, CCA: "cbr"}, err

@@ -34,9 +34,9 @@ type Ramp struct {
 	Rate      []probe.RatePoint // the delivered rate (figure)
 }
 
-func runRamp(v Variant, dir string, anchor time.Time, seed int) (*Ramp, error) {
+func runRamp(l lab, v Variant, dir string, anchor time.Time, seed int) (*Ramp, error) {
 	_, r, err := run{name: "ramp-" + dir, path: starlink(dir, v, noDrift), dur: (rampDuration + 500*time.Millisecond).String(), seed: seed,
-		epoch: anchor, flows: []flowSpec{cbr(rampOffered[dir], 1500, 0, rampDuration)}}.inferred(probe.Options{})
+		epoch: anchor, flows: []flowSpec{cbr(rampOffered[dir], 1500, 0, rampDuration)}}.inferred(l, probe.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +85,7 @@ type Decay struct {
 	Fit       probe.Decay
 }
 
-func runDecay(v Variant, dir string, anchor time.Time, seed int, peakMbps float64, frame time.Duration) (*Decay, error) {
+func runDecay(l lab, v Variant, dir string, anchor time.Time, seed int, peakMbps float64, frame time.Duration) (*Decay, error) {
 	const size = 1500
 	n := int(math.Ceil(decayBurstFrames * peakMbps * 1e6 * frame.Seconds() / (size * 8)))
 	d := &Decay{Direction: dir}
@@ -93,19 +93,19 @@ func runDecay(v Variant, dir string, anchor time.Time, seed int, peakMbps float6
 		start := decayStop + gap
 		stop := start + time.Duration(float64(n*size*8)/burstLine*float64(time.Second))
 		res, err := run{name: fmt.Sprintf("decay-%s-%v", dir, gap), path: starlink(dir, v, noDrift), dur: (start + 500*time.Millisecond).String(),
-			seed: seed, epoch: anchor, flows: []flowSpec{cbr(decayElephant*peakMbps*1e6, size, 0, decayStop), cbr(burstLine, size, start, stop)}}.simulate()
+			seed: seed, epoch: anchor, flows: []flowSpec{cbr(decayElephant*peakMbps*1e6, size, 0, decayStop), cbr(burstLine, size, start, stop)}}.exec(l)
 		if err != nil {
 			return nil, err
 		}
-		trs, err := traces(res)
+		elephant, burst, err := pair(res.Scenario, res)
 		if err != nil {
 			return nil, err
 		}
-		rate, ok := probe.DrainRate(trs[1], trs[0])
+		rate, ok := probe.DrainRate(burst, elephant)
 		if !ok {
 			return nil, fmt.Errorf("decay %s: gap %v: the burst drained in under three frames", dir, gap)
 		}
-		d.Points = append(d.Points, probe.DecayPoint{Gap: servedGap(trs[0], trs[1]), Mbps: rate})
+		d.Points = append(d.Points, probe.DecayPoint{Gap: servedGap(elephant, burst), Mbps: rate})
 	}
 	fit, err := probe.InferDecay(d.Points, peakMbps)
 	if err != nil {

@@ -28,13 +28,13 @@ type AQM struct {
 	Curve     probe.AQMCurve
 }
 
-func runAQM(v Variant, dir string, anchor time.Time, seed int, peakMbps, popMbps float64) (*AQM, error) {
+func runAQM(l lab, v Variant, dir string, anchor time.Time, seed int, peakMbps, popMbps float64) (*AQM, error) {
 	offered := aqmOffered * peakMbps
 	if dir == "downlink" && popMbps > 0 {
 		offered = min(offered, popMargin*popMbps)
 	}
 	tr, r, err := run{name: "aqm-" + dir, path: starlink(dir, v, noDrift), dur: (aqmDuration + 500*time.Millisecond).String(), seed: seed,
-		epoch: anchor, flows: []flowSpec{cbr(offered*1e6, 1500, 0, aqmDuration)}}.inferred(probe.Options{})
+		epoch: anchor, flows: []flowSpec{cbr(offered*1e6, 1500, 0, aqmDuration)}}.inferred(l, probe.Options{})
 	if err != nil {
 		return nil, err
 	}

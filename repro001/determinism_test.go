@@ -9,11 +9,11 @@ import (
 // give identical inferences (every procedure is a seeded scenario).
 func TestDeterministic(t *testing.T) {
 	once := func() []byte {
-		rc, err := runReconfig(Default, "uplink", 3)
+		rc, err := runReconfig(simLab{}, Default, "uplink", 3)
 		if err != nil {
 			t.Fatal(err)
 		}
-		q, err := runQueue(Default, rc.anchor(), 3)
+		q, err := runQueue(simLab{}, Default, rc.anchor(), 3)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,6 +14,12 @@
 // profile's values serve only as the yardstick of each comparison, so a
 // perturbed profile (Variant) tests that the inference is not hard-wired.
 //
+// Where the runs execute is a lab (lab.go): the simulator, or live
+// through the emulator (live.go, Options.Engine "emu": the link
+// procedures only, each run placed in its slot of the wall-clock
+// schedule, with the tolerances widened only by what a run measured of
+// the host's stalls, livetol.go).
+//
 // The findings follow the paper's numbering (seed 001, findings 1–24, as
 // in ../shared/seeds/001_*.txt and profile/profiles/starlink.yaml).
 package repro001

@@ -33,21 +33,20 @@ type Isolation struct {
 	T, MouseMs, ElephantMs []float64
 }
 
-func runIsolation(v Variant, dir string, anchor time.Time, seed int, peakMbps, popMbps float64) (*Isolation, error) {
+func runIsolation(l lab, v Variant, dir string, anchor time.Time, seed int, peakMbps, popMbps float64) (*Isolation, error) {
 	el := elephantOver * peakMbps
 	if dir == "downlink" && popMbps > 0 {
 		el = min(el, popMargin*popMbps)
 	}
 	res, err := run{name: "isolation-" + dir, path: starlink(dir, v, noDrift), dur: isoTo.String(), seed: seed, epoch: anchor,
-		flows: []flowSpec{cbr(mouseRate, mouseSize, 0, 0), cbr(el*1e6, 1500, elephantStart, 0)}}.simulate()
+		flows: []flowSpec{cbr(mouseRate, mouseSize, 0, 0), cbr(el*1e6, 1500, elephantStart, 0)}}.exec(l)
 	if err != nil {
 		return nil, err
 	}
-	trs, err := traces(res)
+	mouse, elephant, err := pair(res.Scenario, res)
 	if err != nil {
 		return nil, err
 	}
-	mouse, elephant := trs[0], trs[1]
 	floor := time.Duration(1 << 62)
 	for _, s := range mouse.Samples {
 		if !s.Lost && s.Sent < elephantStart {

@@ -26,12 +26,12 @@ type PoP struct {
 	Fit  probe.PoP
 }
 
-func runPoP(v Variant, anchor time.Time, seed, limit int) (*PoP, error) {
+func runPoP(l lab, v Variant, anchor time.Time, seed, limit int) (*PoP, error) {
 	const size = 1500
 	p := &PoP{}
 	for r := popFrom; r <= popTo; r += popStep {
 		res, err := run{name: fmt.Sprintf("pop-%.0f", r/1e6), path: starlink("downlink", v, noDrift), dur: popDuration.String(), seed: seed,
-			epoch: anchor, flows: []flowSpec{cbr(r, size, 0, 0)}}.simulate()
+			epoch: anchor, flows: []flowSpec{cbr(r, size, 0, 0)}}.exec(l)
 		if err != nil {
 			return nil, err
 		}

@@ -56,13 +56,16 @@ type Queue struct {
 // drop-policy knob, so it is a fixed link).
 const controlLimit = 800
 
+// controlRate is the control link's rate.
+const controlRate = 100e6
+
 func burstFlow(size, packets int) flowSpec {
 	stop := time.Duration(float64(packets*size*8) / burstLine * float64(time.Second))
 	return cbr(burstLine, size, 0, stop)
 }
 
-func runBurst(name, path string, anchor time.Time, seed, size, packets int) (probe.Burst, error) {
-	_, r, err := run{name: name, path: path, dur: "3s", seed: seed, epoch: anchor, flows: []flowSpec{burstFlow(size, packets)}}.inferred(probe.Options{})
+func runBurst(l lab, name, path string, anchor time.Time, seed, size, packets int) (probe.Burst, error) {
+	_, r, err := run{name: name, path: path, dur: "3s", seed: seed, epoch: anchor, flows: []flowSpec{burstFlow(size, packets)}}.inferred(l, probe.Options{})
 	if err != nil {
 		return probe.Burst{}, err
 	}
@@ -73,24 +76,24 @@ func runBurst(name, path string, anchor time.Time, seed, size, packets int) (pro
 }
 
 // runQueue sends the bursts of both directions and the control.
-func runQueue(v Variant, anchor time.Time, seed int) (*Queue, error) {
+func runQueue(l lab, v Variant, anchor time.Time, seed int) (*Queue, error) {
 	q := &Queue{}
 	for _, dir := range []string{"downlink", "uplink"} {
 		for _, size := range burstSizes {
-			b, err := runBurst(fmt.Sprintf("burst-%s-%d", dir, size), starlink(dir, v, burstOverrides(dir, false)), anchor, seed, size, burstPackets[dir])
+			b, err := runBurst(l, fmt.Sprintf("burst-%s-%d", dir, size), starlink(dir, v, burstOverrides(dir, false)), anchor, seed, size, burstPackets[dir])
 			if err != nil {
 				return nil, err
 			}
 			q.Bursts = append(q.Bursts, BurstResult{Direction: dir, Size: size, AQM: dir == "downlink", Burst: b})
 		}
 	}
-	b, err := runBurst("burst-uplink-aqm", starlink("uplink", v, burstOverrides("uplink", true)), anchor, seed, 1500, burstPackets["uplink"])
+	b, err := runBurst(l, "burst-uplink-aqm", starlink("uplink", v, burstOverrides("uplink", true)), anchor, seed, 1500, burstPackets["uplink"])
 	if err != nil {
 		return nil, err
 	}
 	q.Bursts = append(q.Bursts, BurstResult{Direction: "uplink", Size: 1500, AQM: true, Burst: b})
-	path := fmt.Sprintf("{profile: fixed, rate: 100Mbps, rtt: 20ms, queue: {discipline: droptail, limit_packets: %d}}", controlLimit)
-	b, err = runBurst("burst-droptail", path, anchor, seed, 1500, 3*controlLimit)
+	path := fmt.Sprintf("{profile: fixed, rate: %s, rtt: 20ms, queue: {discipline: droptail, limit_packets: %d}}", rateText(controlRate), controlLimit)
+	b, err = runBurst(l, "burst-droptail", path, anchor, seed, 1500, 3*controlLimit)
 	if err != nil {
 		return nil, err
 	}

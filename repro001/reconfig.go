@@ -44,9 +44,9 @@ type Reconfig struct {
 // runReconfig probes one direction with the light probe and infers the
 // schedule, the outages, the frame, the idle delay and loss and the
 // per-interval delay shift (findings 14–16, 24).
-func runReconfig(v Variant, dir string, seed int) (*Reconfig, error) {
-	tr, r, err := run{name: "reconfig-" + dir, path: starlink(dir, v, nil), dur: lightDuration.String(), seed: seed,
-		epoch: lightEpoch, flows: []flowSpec{cbr(lightRate, lightSize, 0, 0)}}.inferred(probe.Options{})
+func runReconfig(l lab, v Variant, dir string, seed int) (*Reconfig, error) {
+	tr, r, err := run{name: "reconfig-" + dir, path: starlink(dir, v, nil), dur: l.lightDuration().String(), seed: seed,
+		epoch: lightEpoch, flows: []flowSpec{cbr(lightRate, lightSize, 0, 0)}}.inferred(l, probe.Options{})
 	if err != nil {
 		return nil, err
 	}

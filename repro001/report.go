@@ -7,15 +7,22 @@ import (
 	"github.com/leolab/leolab/report"
 )
 
-// Title is the report's title.
-const Title = "leolab reproduce --paper 001: NetScalpel's findings read back from the simulated Starlink link"
+// Title is the report's title (engine sim); TitleLive for engine emu.
+const (
+	Title     = "leolab reproduce --paper 001: NetScalpel's findings read back from the simulated Starlink link"
+	TitleLive = "leolab reproduce --paper 001: NetScalpel's findings read back live from the emulated Starlink link"
+)
 
 // Report builds the study's report: the comparison tables, one figure
 // per finding (default profile) with the paper's number and ours in its
 // caption, the TCP tables, and the differences. meta heads it (version,
 // command); the report reads no clock.
 func (st *Study) Report(meta []report.Meta) (*report.Report, error) {
-	r := &report.Report{Title: Title,
+	title := Title
+	if st.Options.Engine == EngineEmu {
+		title = TitleLive
+	}
+	r := &report.Report{Title: title,
 		Subtitle: "Seed 001 (\"Dissecting the StarLink: Characterizing Queuing and Flow Dynamics in the Starlink Network\"): every link quantity inferred by the prober from probe packets, next to the paper's number and the simulated profile's value",
 		Meta:     append(append([]report.Meta(nil), meta...), st.meta()...)}
 	r.Sections = append(r.Sections, st.summarySection())
@@ -48,7 +55,7 @@ func (st *Study) meta() []report.Meta {
 		vs = append(vs, vr.Variant.Name)
 	}
 	return []report.Meta{{Key: "study", Value: size}, {Key: "seed", Value: fmt.Sprint(st.Options.Seed)},
-		{Key: "engine", Value: "sim"}, {Key: "profiles", Value: strings.Join(vs, ", ")}}
+		{Key: "engine", Value: st.Options.Engine}, {Key: "profiles", Value: strings.Join(vs, ", ")}}
 }
 
 // summarySection counts the quantities within tolerance per profile.
@@ -70,7 +77,7 @@ func (st *Study) summarySection() report.Section {
 			report.Str(strings.Join(out, "; "))})
 	}
 	return report.Section{Title: "Summary", Text: []string{
-		"Each procedure of seed 001 runs as scenarios on the simulator (engine sim); the prober (package probe) reads every quantity from the probe packets' send times and one-way delays alone, as `leolab probe` does on a real dish. The profile's value is only the yardstick: the perturbed profiles move every knob a procedure reads, so an inference that passes on all of them is not hard-wired to seed 001's numbers.",
+		"Each procedure of seed 001 runs as scenarios on engine " + st.Options.Engine + " (sim: the simulator; emu: live through the emulator); the prober (package probe) reads every quantity from the probe packets' send times and one-way delays alone, as `leolab probe` does on a real dish. The profile's value is only the yardstick: the perturbed profiles move every knob a procedure reads, so an inference that passes on all of them is not hard-wired to seed 001's numbers.",
 		"Procedures learn from each other as on a real link: the reconfiguration schedule places the single-slot runs a second after a boundary, the ramp's peak sizes the overloading probes, the burst's buffer feeds the PoP sweep, the sweep's threshold keeps the elephants below the PoP.",
 	}, Tables: []report.Table{t}}
 }

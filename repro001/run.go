@@ -88,11 +88,14 @@ func (r run) simulate() (*result.Result, error) {
 	return res, nil
 }
 
-// inferred runs r and infers the link from its first flow's packets with
+// exec runs r in l.
+func (r run) exec(l lab) (*result.Result, error) { return l.exec(r) }
+
+// inferred runs r in l and infers the link from its first flow's packets with
 // opt: the simulate, read and infer steps every single-probe procedure
 // takes.
-func (r run) inferred(opt probe.Options) (*probe.Trace, *probe.Report, error) {
-	res, err := r.simulate()
+func (r run) inferred(l lab, opt probe.Options) (*probe.Trace, *probe.Report, error) {
+	res, err := r.exec(l)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -105,6 +108,19 @@ func (r run) inferred(opt probe.Options) (*probe.Trace, *probe.Report, error) {
 		return nil, nil, fmt.Errorf("%s: %w", r.name, err)
 	}
 	return tr, rep, nil
+}
+
+// pair returns the probe traces of flows 0 and 1 of res, or an error
+// naming the procedure if either recorded nothing.
+func pair(name string, res *result.Result) (a, b *probe.Trace, err error) {
+	trs, err := traces(res)
+	if err != nil {
+		return nil, nil, fmt.Errorf("procedure %s: %w", name, err)
+	}
+	if trs[0] == nil || trs[1] == nil {
+		return nil, nil, fmt.Errorf("procedure %s: a probe flow recorded no packets (flows with packets: %v)", name, probe.ProbeFlows(res))
+	}
+	return trs[0], trs[1], nil
 }
 
 // traces returns the probe traces of the result's flows, by flow id.

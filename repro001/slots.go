@@ -42,14 +42,14 @@ type Slots struct {
 	Boundaries []float64
 }
 
-func runSlots(v Variant, dir string, anchor time.Time, seed int, peakMbps, popMbps float64, period, outage time.Duration, periods float64) (*Slots, error) {
+func runSlots(l lab, v Variant, dir string, anchor time.Time, seed int, peakMbps, popMbps float64, period, outage time.Duration, periods float64) (*Slots, error) {
 	offered := slotOffered * peakMbps
 	if dir == "downlink" && popMbps > 0 {
 		offered = min(offered, popMargin*popMbps)
 	}
 	dur := min(time.Duration(periods*float64(period)), slotMaxDuration).Round(time.Second)
 	_, r, err := run{name: "slots-" + dir, path: starlink(dir, v, nil), dur: dur.String(), seed: seed, epoch: anchor,
-		flows: []flowSpec{cbr(offered*1e6, 1500, 0, 0)}}.inferred(probe.Options{Bin: 20 * time.Millisecond})
+		flows: []flowSpec{cbr(offered*1e6, 1500, 0, 0)}}.inferred(l, probe.Options{Bin: 20 * time.Millisecond})
 	if err != nil {
 		return nil, err
 	}

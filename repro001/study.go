@@ -20,7 +20,16 @@ type Options struct {
 	NoTCP bool
 	// Progress, when set, hears each procedure as it starts.
 	Progress func(variant, procedure string)
+	// Engine is where the runs execute: EngineSim (default) or EngineEmu,
+	// live through the emulator (live.go: quick, link procedures only).
+	Engine string
 }
+
+// Engines of Options.Engine, named as result.Result.Engine names them.
+const (
+	EngineSim = "sim"
+	EngineEmu = "emu"
+)
 
 // Study sizes: periods of the slot-rate probe and boundaries of the
 // recovery runs, quick and full.
@@ -54,6 +63,11 @@ type Study struct {
 	SlowStart  []SlowStart
 	Recovery   []Recovery
 	Boundaries []float64 // of the recovery runs, s
+	// HostStalls lists the live runs the host held beyond what their
+	// checks tolerate, and those repeated for it (engine emu): a quantity
+	// outside its tolerance from such a run may be the host's, not the
+	// model's or the prober's.
+	HostStalls []string
 }
 
 // Run runs every procedure on every variant and compares.
@@ -61,17 +75,22 @@ func Run(opt Options) (*Study, error) {
 	if opt.Seed <= 0 {
 		opt.Seed = 1
 	}
+	l, err := newLab(&opt) // emu: quick, no TCP, the default profile unless told
+	if err != nil {
+		return nil, err
+	}
 	if len(opt.Variants) == 0 {
 		opt.Variants = append([]Variant{Default}, Perturbed()...)
 	}
 	st := &Study{Options: opt}
 	for _, v := range opt.Variants {
-		vr, err := runVariant(v, opt)
+		vr, err := runVariant(l, v, opt)
 		if err != nil {
 			return nil, err
 		}
 		st.Variants = append(st.Variants, vr)
 	}
+	st.HostStalls = l.stalls()
 	if opt.NoTCP {
 		return st, nil
 	}
@@ -81,7 +100,7 @@ func Run(opt Options) (*Study, error) {
 		return nil, err
 	}
 	progress(opt, first.Variant.Name, "slow start")
-	ss, err := runSlowStart(first.Variant, anchor, opt.Seed)
+	ss, err := runSlowStart(l, first.Variant, anchor, opt.Seed)
 	if err != nil {
 		return nil, err
 	}
@@ -91,7 +110,7 @@ func Run(opt Options) (*Study, error) {
 	if opt.Full {
 		n = fullRecovery
 	}
-	if st.Recovery, st.Boundaries, err = runRecovery(first.Variant, anchor, opt.Seed, period, n); err != nil {
+	if st.Recovery, st.Boundaries, err = runRecovery(l, first.Variant, anchor, opt.Seed, period, n); err != nil {
 		return nil, err
 	}
 	return st, nil
@@ -106,7 +125,7 @@ func progress(opt Options, v, p string) {
 // runVariant runs the link procedures in the order their knowledge flows:
 // the schedule first (it places the others in a slot), the buffer, the
 // ramp (its peak sizes the overloading probes), then the rest.
-func runVariant(v Variant, opt Options) (*VariantResult, error) {
+func runVariant(l lab, v Variant, opt Options) (*VariantResult, error) {
 	p, err := v.Profile()
 	if err != nil {
 		return nil, err
@@ -123,7 +142,7 @@ func runVariant(v Variant, opt Options) (*VariantResult, error) {
 	}
 	for _, dir := range Directions {
 		if err := step("reconfigurations ("+dir+")", func() (err error) {
-			vr.Reconfig[dir], err = runReconfig(v, dir, seed)
+			vr.Reconfig[dir], err = runReconfig(l, v, dir, seed)
 			return err
 		}); err != nil {
 			return nil, err
@@ -131,34 +150,35 @@ func runVariant(v Variant, opt Options) (*VariantResult, error) {
 	}
 	dl := vr.Reconfig["downlink"]
 	anchor, period := dl.anchor(), dl.Report.Schedule.Period
+	l.schedule(period)
 	frame := frameOf(dl.Report)
 	if frame <= 0 {
 		return nil, fmt.Errorf("variant %s: the light probe found no frame", v.Name)
 	}
-	if err := step("queue bursts", func() (err error) { vr.Queue, err = runQueue(v, anchor, seed); return err }); err != nil {
+	if err := step("queue bursts", func() (err error) { vr.Queue, err = runQueue(l, v, anchor, seed); return err }); err != nil {
 		return nil, err
 	}
 	for _, dir := range Directions {
-		if err := step("ramp ("+dir+")", func() (err error) { vr.Ramp[dir], err = runRamp(v, dir, anchor, seed); return err }); err != nil {
+		if err := step("ramp ("+dir+")", func() (err error) { vr.Ramp[dir], err = runRamp(l, v, dir, anchor, seed); return err }); err != nil {
 			return nil, err
 		}
 		peak := vr.Ramp[dir].Ramp.Peak
 		if err := step("decay ("+dir+")", func() (err error) {
-			vr.Decay[dir], err = runDecay(v, dir, anchor, seed, peak, frame)
+			vr.Decay[dir], err = runDecay(l, v, dir, anchor, seed, peak, frame)
 			return err
 		}); err != nil {
 			return nil, err
 		}
 	}
 	if err := step("PoP sweep", func() (err error) {
-		vr.PoP, err = runPoP(v, anchor, seed, vr.Queue.Limit("downlink"))
+		vr.PoP, err = runPoP(l, v, anchor, seed, vr.Queue.Limit("downlink"))
 		return err
 	}); err != nil {
 		return nil, err
 	}
 	for _, dir := range Directions {
 		peak, pop := vr.Ramp[dir].Ramp.Peak, vr.PoP.Fit.Threshold
-		if err := step("AQM curve ("+dir+")", func() (err error) { vr.AQM[dir], err = runAQM(v, dir, anchor, seed, peak, pop); return err }); err != nil {
+		if err := step("AQM curve ("+dir+")", func() (err error) { vr.AQM[dir], err = runAQM(l, v, dir, anchor, seed, peak, pop); return err }); err != nil {
 			return nil, err
 		}
 	}
@@ -169,19 +189,19 @@ func runVariant(v Variant, opt Options) (*VariantResult, error) {
 	for _, dir := range Directions {
 		peak, pop := vr.Ramp[dir].Ramp.Peak, vr.PoP.Fit.Threshold
 		if err := step("isolation ("+dir+")", func() (err error) {
-			vr.Isolation[dir], err = runIsolation(v, dir, anchor, seed, peak, pop)
+			vr.Isolation[dir], err = runIsolation(l, v, dir, anchor, seed, peak, pop)
 			return err
 		}); err != nil {
 			return nil, err
 		}
 		if err := step("slot rates ("+dir+")", func() (err error) {
-			vr.Slots[dir], err = runSlots(v, dir, anchor, seed, peak, pop, period, vr.Reconfig[dir].Report.OutageLength, periods)
+			vr.Slots[dir], err = runSlots(l, v, dir, anchor, seed, peak, pop, period, vr.Reconfig[dir].Report.OutageLength, periods)
 			return err
 		}); err != nil {
 			return nil, err
 		}
 	}
-	vr.Quantities = vr.compare()
+	vr.Quantities = l.tolerate(vr.compare())
 	return vr, nil
 }
 

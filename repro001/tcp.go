@@ -41,11 +41,11 @@ var slowStarts = []struct{ name, cca, params string }{
 // slowStartDuration holds the ramp (~400 ms) many times over.
 const slowStartDuration = 8 * time.Second
 
-func runSlowStart(v Variant, anchor time.Time, seed int) ([]SlowStart, error) {
+func runSlowStart(l lab, v Variant, anchor time.Time, seed int) ([]SlowStart, error) {
 	var out []SlowStart
 	for _, c := range slowStarts {
 		res, err := run{name: "slowstart-" + c.cca, path: starlink("downlink", v, nil), dur: slowStartDuration.String(), seed: seed,
-			epoch: anchor, interval: tcpInterval.String(), flows: []flowSpec{tcp(c.cca, c.params)}}.simulate()
+			epoch: anchor, interval: tcpInterval.String(), flows: []flowSpec{tcp(c.cca, c.params)}}.exec(l)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +85,7 @@ type Recovery struct {
 // model has (satcp: CUBIC told of handovers; leocc: BBR with the schedule).
 var recoveryCCAs = []string{"cubic", "bbr1", "bbr3", "satcp", "leocc"}
 
-func runRecovery(v Variant, anchor time.Time, seed int, period time.Duration, boundaries int) ([]Recovery, []float64, error) {
+func runRecovery(l lab, v Variant, anchor time.Time, seed int, period time.Duration, boundaries int) ([]Recovery, []float64, error) {
 	dur := time.Duration(boundaries)*period + 5*time.Second - time.Second // anchor is 1 s into a slot
 	var bs []float64
 	for k := 1; k <= boundaries; k++ {
@@ -94,7 +94,7 @@ func runRecovery(v Variant, anchor time.Time, seed int, period time.Duration, bo
 	var out []Recovery
 	for _, cca := range recoveryCCAs {
 		res, err := run{name: "recovery-" + cca, path: starlink("downlink", v, nil), dur: dur.String(), seed: seed,
-			epoch: anchor, interval: tcpInterval.String(), flows: []flowSpec{tcp(cca, "")}}.simulate()
+			epoch: anchor, interval: tcpInterval.String(), flows: []flowSpec{tcp(cca, "")}}.exec(l)
 		if err != nil {
 			return nil, nil, err
 		}

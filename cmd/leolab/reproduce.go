@@ -46,7 +46,10 @@ the campaign's Figs. 9–10 the reaction windows (Fig. 12), the M/G/1 queue
 (Fig. 13), the per-CCA fairness scores (Fig. 14), two BBRv3 flows simultaneous
 and staggered by 30 s over several seeds (Fig. 15), the fluid model fitted to
 a trace (Fig. 11) and the 15 s slot profile, simulated next to real. 001 runs
-seed 001's NetScalpel procedures through the prober. 002 runs seed 002's
+seed 001's NetScalpel procedures through the prober; with --engine emu the
+link procedures run live through the emulator (root; quick study, default
+profile, about 10 minutes; the slow-start and recovery studies stay on sim),
+and it exits 1 when a quantity is outside its tolerance. 002 runs seed 002's
 campaigns (LeoEM path, bandwidth and RTT steps, RTT asymmetry, AQMs) and judges
 its five findings with 95 %% confidence intervals. 003 runs seed 003's four
 CCAs (bbr, cubic, vegas, hybla) and draws its Figs. 2–5: per city, box plots
@@ -59,6 +62,7 @@ reproduce-003-quick).`, campaign.QuickRuns, campaign.QuickDuration,
 			campaign.FullRuns, campaign.FullDuration),
 		Example: `  leolab reproduce
   leolab reproduce --paper 000 --out seed000
+  leolab reproduce --paper 001 --engine emu --out seed001-live
   leolab reproduce --paper 002 --out seed002
   leolab reproduce --paper 003 --out seed003
   leolab reproduce --full --out seed000-full
@@ -71,7 +75,7 @@ reproduce-003-quick).`, campaign.QuickRuns, campaign.QuickDuration,
 	fl.BoolVar(&f.full, "full", false, "the paper's campaign (10 runs × 300 s)")
 	fl.StringVar(&f.out, "out", "", "output directory (default: reproduce-quick or reproduce-full)")
 	fl.StringVar(&f.paper, "paper", paperSeed000, "the seed whose figures to reproduce: 000, 001, 002 or 003")
-	fl.StringVar(&f.engine, "engine", campaign.DefaultEngine, "where the runs execute: sim (every paper so far)")
+	fl.StringVar(&f.engine, "engine", campaign.DefaultEngine, "where the runs execute: sim (every paper), emu (--paper 001: live through the emulator, root)")
 	f.exec.register(c)
 	f.p000.register(c)
 	fl.StringSliceVar(&f.ccas, "ccas", nil, "only these CCAs (dataset names)")
@@ -180,7 +184,7 @@ func runCampaignIn(cmd *cobra.Command, f *reproduceFlags, c *campaign.Campaign, 
 // enginesByPaper lists, per --paper, the engines its study runs on.
 var enginesByPaper = map[string][]string{
 	paperSeed000: {campaign.DefaultEngine},
-	paperSeed001: {campaign.DefaultEngine},
+	paperSeed001: {campaign.DefaultEngine, campaign.EngineEmu},
 	paperSeed002: {campaign.DefaultEngine},
 	paperSeed003: {campaign.DefaultEngine},
 }

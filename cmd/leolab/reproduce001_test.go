@@ -57,3 +57,18 @@ func TestReproduce001Quick(t *testing.T) {
 		}
 	}
 }
+
+// --engine emu: --paper 001 accepts it (the quick study, live), and
+// refuses --full with exit 2 saying why, before anything runs; the live
+// study itself is repro001's TestLiveSubsetMatchesProfile (the whole one
+// takes about 8 minutes of wall clock: run by hand).
+func TestReproduceEngineEmu(t *testing.T) {
+	f := reproduceFlags{paper: paperSeed001, engine: "emu"}
+	if err := f.checkEngine(); err != nil {
+		t.Fatalf("--paper 001 --engine emu refused: %v", err)
+	}
+	code, out, errOut := runCLI("reproduce", "--paper", "001", "--engine", "emu", "--full", "--out", t.TempDir())
+	if code != 2 || !strings.Contains(errOut, "--full runs on --engine sim only") || out != "" {
+		t.Errorf("--full --engine emu: exit %d, stdout %q, stderr %q; want 2 naming the reason", code, out, errOut)
+	}
+}

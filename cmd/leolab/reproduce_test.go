@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -71,9 +73,14 @@ func TestReproduceReduced(t *testing.T) {
 // input (exit 2) naming the allowed values, before anything runs.
 func TestReproduceEngineRefused(t *testing.T) {
 	for _, paper := range []string{"000", "001", "002", "003"} {
-		code, _, errOut := runCLI("reproduce", "--paper", paper, "--engine", "emu", "--out", t.TempDir())
-		if code != 2 || !strings.Contains(errOut, `--engine "emu": allowed values are sim`) {
-			t.Errorf("--paper %s --engine emu: exit %d, stderr %q; want 2 naming the allowed values", paper, code, errOut)
+		allowed := enginesByPaper[paper]
+		engine := campaign.EngineEmu
+		if slices.Contains(allowed, engine) {
+			engine = "bogus"
+		}
+		code, _, errOut := runCLI("reproduce", "--paper", paper, "--engine", engine, "--out", t.TempDir())
+		if want := fmt.Sprintf("--engine %q: allowed values are %s", engine, strings.Join(allowed, ", ")); code != 2 || !strings.Contains(errOut, want) {
+			t.Errorf("--paper %s --engine %s: exit %d, stderr %q; want 2 naming the allowed values", paper, engine, code, errOut)
 		}
 	}
 }
