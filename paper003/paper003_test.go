@@ -8,6 +8,8 @@ import (
 
 	"github.com/leolab/leolab/campaign"
 	"github.com/leolab/leolab/iperf"
+	"github.com/leolab/leolab/learn"
+	"github.com/leolab/leolab/learn/closedloop"
 	"github.com/leolab/leolab/result"
 )
 
@@ -101,7 +103,7 @@ func synthetic() Data {
 
 func TestReportHasEveryPanel(t *testing.T) {
 	d := synthetic()
-	r, err := d.Report(nil)
+	r, err := d.Report(nil, syntheticFig9(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,12 +113,14 @@ func TestReportHasEveryPanel(t *testing.T) {
 			names[f.Name] = f.LegendEntries()
 		}
 	}
-	if len(names) != 25 {
-		t.Errorf("%d figures, want 20 panels and 5 Sydney per-second boxes: %v", len(names), names)
+	if len(names) != 30 {
+		t.Errorf("%d figures, want 20 panels, 5 Sydney per-second boxes and 5 of Fig. 9: %v", len(names), names)
 	}
 	// Eight series per panel (four CCAs, sim and real), four for RTT
-	// variance, which the end summaries lack.
-	for name, want := range map[string]int{"fig2a-throughput": 8, "fig5f-rttvar": 4, "sydney-seconds-cwnd": 2} {
+	// variance, which the end summaries lack; Fig. 9's: model and
+	// majority, five policies through the surrogate, three arms.
+	for name, want := range map[string]int{"fig2a-throughput": 8, "fig5f-rttvar": 4, "sydney-seconds-cwnd": 2,
+		"fig9a-accuracy": 2, "fig9a-throughput": 5, "fig9a-retransmits": 5, "fig9b-throughput": 3, "fig9b-retrans": 3} {
 		if names[name] != want {
 			t.Errorf("%s: %d legend entries, want %d", name, names[name], want)
 		}
@@ -137,9 +141,45 @@ func TestReportHasEveryPanel(t *testing.T) {
 			text.WriteString(p)
 		}
 	}
-	for _, want := range []string{"issue 21", "Tokyo is held out", "nine flows", "per-run medians sim/real"} {
+	for _, want := range []string{"Tokyo is held out", "nine flows", "per-run medians sim/real",
+		// Fig. 9 (b), Tokyo downlink: linear 4 % above bbr on every
+		// seed (a CI of 0), equal to const105 (Δ 0 ± 0).
+		"Tokyo (held out) downlink, 4 seeds: the linear model against stock BBRv3 +4.0 % throughput (CI excludes 0)",
+		"against const105 +0.0 % (CI holds 0)",
+		"of 2 Tokyo phase sets the model equals the majority baseline on 1, falls below it on 1 and beats it on 0"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the report's text lacks %q", want)
 		}
 	}
+}
+
+// syntheticFig9 is a Fig. 9 of known numbers: one surrogate panel (UP
+// at the majority, DOWN below it) and one closed-loop cell where linear
+// runs 4 % above bbr on every seed, exactly as const105.
+func syntheticFig9(t *testing.T) *Fig9 {
+	t.Helper()
+	sp := SurrogatePanel{Kind: campaign.Dedicated, Direction: "downlink", Flows: 2, Intervals: 600,
+		Evals: []learn.PhaseEval{
+			{Phase: learn.Up, N: 50, Correct: 35, Majority: 0.7, Confusion: [][]int{{35, 0, 0, 0, 0}, {15, 0, 0, 0, 0}, {}, {}, {}}},
+			{Phase: learn.Down, N: 40, Correct: 20, Majority: 0.6, Confusion: [][]int{{}, {}, {}, {4, 0, 0, 16, 0}, {4, 0, 0, 0, 16}}}},
+		CE: []float64{0.6, 0.9}, LabelEntropy: []float64{0.61, 0.67},
+		Measured: Outcome{150, 300}, Stock: Outcome{220, 120}, Model: Outcome{220, 10}, Label: Outcome{219, 20}, Const105: Outcome{220, 10}}
+	var samples []closedloop.Sample
+	for seed, mbps := range []float64{150, 170, 160, 190} {
+		b := closedloop.Sample{Arm: closedloop.ArmBBR, Seed: uint64(seed + 1), Mbps: mbps, RetransPerGB: 20000 + mbps, MeanRTTMs: 150}
+		l, c := b, b
+		l.Arm, c.Arm = closedloop.ArmLinear, closedloop.ArmConst105
+		l.Mbps, c.Mbps = 1.04*mbps, 1.04*mbps
+		samples = append(samples, b, l, c)
+	}
+	cell := ClosedCell{Plan: closedloop.Plan{City: HeldOut, Direction: "downlink", Seeds: 4, Duration: 60 * time.Second,
+		Arms: ClosedArms, Ref: closedloop.ArmBBR}}
+	var err error
+	if cell.VsBBR, err = closedloop.Summarize(samples, closedloop.ArmBBR); err != nil {
+		t.Fatal(err)
+	}
+	if cell.VsConst, err = closedloop.Summarize(samples, closedloop.ArmConst105); err != nil {
+		t.Fatal(err)
+	}
+	return &Fig9{Model: "a test model", Surrogate: []SurrogatePanel{sp}, Closed: []ClosedCell{cell}}
 }

@@ -52,7 +52,10 @@ its five findings with 95 %% confidence intervals. 003 runs seed 003's four
 CCAs (bbr, cubic, vegas, hybla) and draws its Figs. 2–5: per city, box plots
 of throughput, retransmissions, cwnd, RTT and RTT variance, simulated
 per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
-5), into DIR (default reproduce-003-quick).`, campaign.QuickRuns, campaign.QuickDuration,
+5), and its Fig. 9: the shipped gain model's surrogate evaluation on held-out
+Tokyo beside its closed-loop runs (bbr, linear, const105 on Tokyo and Sydney,
+both directions; quick 5 seeds, full 10), into DIR (default
+reproduce-003-quick).`, campaign.QuickRuns, campaign.QuickDuration,
 			campaign.FullRuns, campaign.FullDuration),
 		Example: `  leolab reproduce
   leolab reproduce --paper 000 --out seed000

@@ -17,9 +17,11 @@ func reproduce003Args(dir string) []string {
 
 // Every seed-003 panel is in the report, drawn, with its CSV; Tokyo is
 // labelled the model's prediction with no real box; the report says what
-// the boxes are over and that Fig. 9 is not built; a second run writes
-// the same figures and tables byte for byte; the page renders in
-// headless Chromium offline.
+// the boxes are over; Fig. 9's surrogate and closed-loop figures are
+// there with their tables (the closed loop over 2 seeds: --runs 1 asks
+// for at least the two a CI needs); a second run writes the same figures
+// and tables byte for byte; the page renders in headless Chromium
+// offline.
 func TestReproduce003Figures(t *testing.T) {
 	needCampaignCmds(t)
 	dirs := []string{filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")}
@@ -30,6 +32,9 @@ func TestReproduce003Figures(t *testing.T) {
 		}
 		if !strings.Contains(out, "seed 003 statements holding on the simulated boxes") {
 			t.Errorf("stdout lacks the statements' count:\n%s", out)
+		}
+		if !strings.Contains(out, "Fig. 9 closed loop: 24 runs") {
+			t.Errorf("stdout lacks the closed-loop runs (2 cities × 2 directions × 3 arms × 2 seeds):\n%s", out)
 		}
 	}
 	html, err := os.ReadFile(filepath.Join(dirs[0], "report.html"))
@@ -45,14 +50,15 @@ func TestReproduce003Figures(t *testing.T) {
 	for _, m := range []string{"throughput", "retransmits", "cwnd", "rtt", "rttvar"} {
 		figures = append(figures, "sydney-seconds-"+m)
 	}
+	figures = append(figures, "fig9a-accuracy", "fig9a-throughput", "fig9a-retransmits", "fig9b-throughput", "fig9b-retrans")
 	for _, name := range figures {
 		if !strings.Contains(string(html), `href="`+name+`.svg"`) {
 			t.Errorf("report.html lacks figure %s", name)
 		}
 	}
 	checkReportFigures(t, string(html), len(figures))
-	for _, want := range []string{"Tokyo (sim only)", "Differences from the paper", "Fig. 9", "issue 21", "1.5 IQR",
-		"per-second", "per run", "nine flows", "≈ 350"} {
+	for _, want := range []string{"Tokyo (sim only)", "Differences from the paper", "Fig. 9 (a)", "Fig. 9 (b)", "1.5 IQR",
+		"per-second", "per run", "nine flows", "≈ 350", "Tokyo (held out) downlink", "against const105", "majority baseline"} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("report.html lacks %q", want)
 		}
@@ -76,6 +82,20 @@ func TestReproduce003Figures(t *testing.T) {
 	}
 	if tokyo != 4 {
 		t.Errorf("%d Tokyo rows in fig2-medians.csv, want one per CCA", tokyo)
+	}
+	if strings.Contains(string(html), "Not built") {
+		t.Error("report.html still says a figure is not built")
+	}
+	// Fig. 9 (b): every cell × arm × metric, each arm over 2 seeds.
+	cl, err := os.ReadFile(filepath.Join(dirs[0], "fig9b-closedloop.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Split(strings.TrimSpace(string(cl)), "\n"); len(rows) != 1+4*3*3 || !strings.HasPrefix(rows[1], "tokyo,downlink,bbr,throughput_mbps,2,60,") {
+		t.Errorf("fig9b-closedloop.csv: %d rows, want 36 + header starting with Tokyo downlink bbr:\n%.400s", len(rows), cl)
+	}
+	if _, err := os.Stat(filepath.Join(dirs[0], "fig9a-surrogate.csv")); err != nil {
+		t.Error(err)
 	}
 	outputs, _ := filepath.Glob(filepath.Join(dirs[0], "*.csv"))
 	svgs, _ := filepath.Glob(filepath.Join(dirs[0], "*.svg"))

@@ -60,7 +60,7 @@ func Execute(ctx context.Context, runs []campaign.Run, exec campaign.Executor, p
 			}
 			return nil
 		}
-		s, err := sampleOf(o.Run, o.Result)
+		s, err := SampleOf(o.Run, o.Result)
 		if err != nil && first == nil {
 			first = err
 		}
@@ -76,7 +76,10 @@ func Execute(ctx context.Context, runs []campaign.Run, exec campaign.Executor, p
 	return out, nil
 }
 
-func sampleOf(r campaign.Run, res *result.Result) (Sample, error) {
+// SampleOf is a run's outcome from its result (one flow), for callers
+// that execute the runs themselves (reproduce --paper 003 runs them in
+// its resumable store).
+func SampleOf(r campaign.Run, res *result.Result) (Sample, error) {
 	if res == nil || len(res.Flows) != 1 {
 		return Sample{}, fmt.Errorf("closedloop: run %s: want one flow in the result", r.Name())
 	}
