@@ -167,6 +167,9 @@ func TestTSharkReadsSimCapture(t *testing.T) {
 			tcpFlow.Retransmits, resends, gotRetrans, gotOOO, wantOOO, spurious)
 	}
 	t.Logf("retransmits %d: tshark retransmission %d, out_of_order %d", tcpFlow.Retransmits, gotRetrans, gotOOO)
+	if int64(data) != tcpFlow.SentPackets {
+		t.Errorf("data packets at the sender: tshark %d, result sent_packets %d", data, tcpFlow.SentPackets)
+	}
 	// Bytes: the highest ACK the sender saw is bytes_acked + 1 (relative).
 	if maxAck-1 != tcpFlow.BytesAcked {
 		t.Errorf("bytes: highest ACK at the sender %d - 1, result bytes_acked %d", maxAck, tcpFlow.BytesAcked)
@@ -204,8 +207,8 @@ func TestTSharkReadsSimCapture(t *testing.T) {
 	t.Logf("data packets: %d sent (%d delivered, %d dropped, %d in the link at the end); %d bytes delivered", data, rData, drops, inLink, delivered)
 }
 
-// TestTcptraceCountsRetransmissions: tcptrace's count of retransmitted data
-// packets (by sequence, as ours) is the result's.
+// TestTcptraceCountsRetransmissions: tcptrace's counts of data packets and
+// of retransmitted ones (by sequence, as ours) are the result's.
 func TestTcptraceCountsRetransmissions(t *testing.T) {
 	tcptrace := need(t, "tcptrace")
 	dir := t.TempDir()
@@ -221,6 +224,15 @@ func TestTcptraceCountsRetransmissions(t *testing.T) {
 	if got, _ := strconv.ParseInt(string(m[1]), 10, 64); got != res.Flows[0].Retransmits {
 		t.Errorf("tcptrace rexmt data pkts %d, result retransmits %d", got, res.Flows[0].Retransmits)
 	}
+	// The first connection's (a->b, the sender's data) count comes first.
+	m = regexp.MustCompile(`actual data pkts:\s+(\d+)`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("tcptrace printed no actual data pkts:\n%s", out)
+	}
+	if got, _ := strconv.ParseInt(string(m[1]), 10, 64); got != res.Flows[0].SentPackets {
+		t.Errorf("tcptrace actual data pkts %d, result sent_packets %d", got, res.Flows[0].SentPackets)
+	}
+	t.Logf("tcptrace: %s data packets, result sent_packets %d, retransmits %d", m[1], res.Flows[0].SentPackets, res.Flows[0].Retransmits)
 }
 
 // TestCaptureDeterministic: the same scenario and seed give byte-identical

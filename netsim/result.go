@@ -100,6 +100,7 @@ func (f *flow) result(dur time.Duration) result.Flow {
 		st := f.snd.Stats()
 		out.BytesAcked = st.BytesAcked
 		out.Retransmits = st.Retransmits
+		out.SentPackets = st.DataSegsOut
 		out.RTOs = st.RTOs
 		h := &f.ctrl.rtt
 		out.MinRTTMs = ms(h.min)

@@ -45,7 +45,10 @@ type Flow struct {
 	P95RTTMs       float64 `json:"p95_rtt_ms"`
 	RTTInflation   float64 `json:"rtt_inflation"`
 	RTOs           int64   `json:"rtos"`
-	// Probe flows (cbr) report one-way delay and loss instead of RTT.
+	// SentPackets: a probe flow's packets sent; a TCP flow's data segments
+	// sent, retransmissions included (in sim; what a capture at the sender
+	// counts). Probe flows (cbr) report one-way delay and loss instead of
+	// RTT.
 	SentPackets int64   `json:"sent_packets,omitempty"`
 	LostPackets int64   `json:"lost_packets,omitempty"`
 	MeanOWDMs   float64 `json:"mean_owd_ms,omitempty"`

@@ -82,6 +82,9 @@ type SenderStats struct {
 	// tcpi_total_retrans, iperf3's "retransmits").
 	Retransmits int64
 	RTOs        int64 // retransmission timer expiries
+	// DataSegsOut counts data segments put on the wire, retransmissions
+	// and probes included (Linux tcpi_data_segs_out).
+	DataSegsOut int64
 	TLPs        int64 // tail loss probes sent
 	SRTT        time.Duration
 	RTTVar      time.Duration
@@ -350,6 +353,7 @@ func (s *Sender) tsoSegs(rate float64) int {
 func (s *Sender) Stats() SenderStats {
 	st := s.stats
 	st.BytesAcked = int64(s.sndUna)
+	st.DataSegsOut = s.segsOut
 	st.SRTT, st.RTTVar, st.MinRTT = s.rtt.srtt, s.rtt.rttvar, s.rtt.minRTT
 	st.RTO = s.rtt.current()
 	st.CWnd, st.PacingRate = s.ctrl.CWnd(), s.ctrl.PacingRate()

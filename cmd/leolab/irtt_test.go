@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/internal/irtttest"
+	"github.com/leolab/leolab/trace"
 )
 
 // An irtt capture made in the test over loopback (Debian's irtt) is read
@@ -76,6 +77,48 @@ func TestProbeBadIRTT(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 	if code, _, stderr := runCLI("probe", "../../irtt/testdata/loopback.json", "--direction", "sideways"); code != 2 || !strings.Contains(stderr, `direction "sideways": want downlink or uplink`) {
+		t.Errorf("--direction sideways: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// trace export --run turns an irtt capture made over loopback into a delay
+// trace: one line per 10 ms interval up to the last send, each the
+// interval's smallest loopback delay (well under 1 ms: whole ms 0 or 1
+// but for the odd packet a loaded host holds up).
+func TestTraceExportIRTT(t *testing.T) {
+	const interval, duration = 10 * time.Millisecond, 2 * time.Second
+	file := irtttest.Capture(t, "dish.json", interval, duration)
+	for _, dir := range []string{"downlink", "uplink"} {
+		code, out, stderr := runCLI("trace", "export", "--run", file, "--direction", dir)
+		if code != 0 {
+			t.Fatalf("trace export --direction %s: exit %d: %s", dir, code, stderr)
+		}
+		d, err := trace.ReadDelay("stdout", strings.NewReader(out), trace.DelayInterval)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		// irtt's send timer may miss sends on a loaded host; the last send
+		// is before the end of the run.
+		if n := len(d.D); n < int(duration/interval)*8/10 || n > int(duration/interval)+1 {
+			t.Errorf("%s: %d intervals, want ~%d", dir, n, duration/interval)
+		}
+		// Loopback takes microseconds; a loaded host delays the odd packet
+		// (each interval holds one) by a few ms.
+		under := 0
+		for i, v := range d.D {
+			if v > 100*time.Millisecond {
+				t.Fatalf("%s: interval %d: loopback delay %v", dir, i, v)
+			}
+			if v <= time.Millisecond {
+				under++
+			}
+		}
+		if under < len(d.D)*95/100 {
+			t.Errorf("%s: only %d of %d intervals at a loopback delay <= 1 ms", dir, under, len(d.D))
+		}
+	}
+	code, _, stderr := runCLI("trace", "export", "--run", file, "--direction", "sideways")
+	if code != 2 || !strings.Contains(stderr, file+`: --direction: direction "sideways": want downlink or uplink`) {
 		t.Errorf("--direction sideways: exit %d, stderr %q", code, stderr)
 	}
 }

@@ -25,10 +25,10 @@ func newOrbitCmd() *cobra.Command {
 }
 
 type orbitPathFlags struct {
-	from, to, start, mode, policy, tle, shell string
-	duration, slot                            time.Duration
-	minEl                                     float64
-	json, csv                                 bool
+	from, to, start, mode, policy, tle, shell, gateways string
+	duration, slot                                      time.Duration
+	minEl                                               float64
+	json, csv                                           bool
 }
 
 func newOrbitPathCmd() *cobra.Command {
@@ -48,7 +48,8 @@ destination → fibre. Satellites are usable above --min-elevation.`,
 		Example: `  leolab orbit path --from -37.85,145.11 --to -33.87,151.21
   leolab orbit path --from 32.72,-117.16 --to 40.71,-74.01 --mode isl --policy sticky --duration 1h
   leolab orbit path --from -37.85,145.11 --to -33.87,151.21 --start 2026-04-01T10:00:00Z --json
-  leolab orbit path --from -37.85,145.11 --to -33.87,151.21 --tle starlink.tle --csv`,
+  leolab orbit path --from -37.85,145.11 --to -33.87,151.21 --tle starlink.tle --csv
+  leolab orbit path --from -37.85,145.11 --to -33.87,151.21 --gateways gateways.csv`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runOrbitPath(cmd, f) },
 	}
@@ -61,6 +62,7 @@ destination → fibre. Satellites are usable above --min-elevation.`,
 	fl.StringVar(&f.mode, "mode", "bentpipe", "path: bentpipe or isl")
 	fl.StringVar(&f.policy, "policy", "highest", "serving satellite: highest (elevation), dwell (longest remaining), sticky")
 	fl.StringVar(&f.tle, "tle", "", "propagate the satellites of this TLE file with SGP4 instead of the Walker shell")
+	fl.StringVar(&f.gateways, "gateways", "", "gateway sites file (name,lat,lon a line) instead of the built-in table")
 	fl.StringVar(&f.shell, "shell", "starlink-1", "Walker shell without --tle ("+strings.Join(orbitShellNames(), ", ")+")")
 	fl.Float64Var(&f.minEl, "min-elevation", orbit.DefaultMinElevation, "minimum elevation in degrees (seed 000: 25)")
 	fl.BoolVar(&f.json, "json", false, "print the schedule as JSON")
@@ -114,6 +116,11 @@ func orbitConfig(f orbitPathFlags) (orbit.Source, orbit.PathConfig, error) {
 		return nil, cfg, badInput("orbit path: --json and --csv: choose one")
 	}
 	cfg.Duration, cfg.Slot, cfg.MinElevation, cfg.Gateways = f.duration, f.slot, f.minEl, orbit.Gateways()
+	if f.gateways != "" {
+		if cfg.Gateways, err = orbit.ReadGatewaysFile(f.gateways); err != nil {
+			return nil, cfg, badInput("orbit path: --gateways: %v", err)
+		}
+	}
 	src, err := orbitSource(f, cfg.Mode)
 	return src, cfg, err
 }

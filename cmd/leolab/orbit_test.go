@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -120,6 +121,35 @@ func TestEmuRefusesOrbitScenario(t *testing.T) {
 func TestSimRunsOrbitExample(t *testing.T) {
 	code, stdout, stderr := runCLI("sim", "-f", "../../examples/orbit/ptot-sydney-probe.yaml", "--json")
 	if code != 0 || !strings.Contains(stdout, `"lost_packets"`) {
+		t.Errorf("exit %d, stderr %q", code, stderr)
+	}
+}
+
+// --gateways replaces the built-in table: a Melbourne dish to Sydney
+// lands at the only gateway given (Canberra), whose fibre to Sydney is the
+// great circle, ~247 km; a bad line exits 2 naming file and line.
+func TestOrbitPathGatewaysFile(t *testing.T) {
+	gw := writeFile(t, "gw.csv", "name,lat,lon\ncanberra,-35.28,149.13\n")
+	code, out, stderr := runCLI("orbit", "path", "--from", "-37.85,145.11", "--to", "-33.87,151.21", "--gateways", gw, "--duration", "1m", "--csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("%d lines, want header + 4 slots:\n%s", len(lines), out)
+	}
+	for _, l := range lines[1:] {
+		f := strings.Split(l, ",")
+		if f[2] != "canberra" {
+			t.Errorf("gateway %q, want canberra: %s", f[2], l)
+		}
+		if km, _ := strconv.ParseFloat(f[6], 64); km < 240 || km > 255 {
+			t.Errorf("fibre %v km, Canberra–Sydney great circle ~247 km: %s", f[6], l)
+		}
+	}
+	bad := writeFile(t, "bad.csv", "a,1,2\nb,95,2\n")
+	code, _, stderr = runCLI("orbit", "path", "--from", "-37.85,145.11", "--to", "-33.87,151.21", "--gateways", bad)
+	if code != 2 || !strings.Contains(stderr, bad+`:2: gateway "b": "95,2": latitude 95 outside -90..90`) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }

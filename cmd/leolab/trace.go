@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/leolab/leolab/irtt"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
@@ -53,12 +54,14 @@ whole ms, leoreplayer format only), reconfiguration outages included. The
 fixed propagation is taken off the opportunities and carried by the delay.
 replay.yaml replays the files with leolab.
 
-With --run, read a leolab result whose cbr flow ran with record: true and
-write its one-way delay as a delay trace (each interval's smallest delay) to
---out (default: stdout).`,
+With --run, read a leolab result whose cbr flow ran with record: true, or
+an irtt capture (irtt client -o, plain or gzipped; --direction picks its
+receive or send delays), and write its one-way delay as a delay trace
+(each interval's smallest delay) to --out (default: stdout).`,
 		Example: `  leolab trace export --city sydney --direction downlink --duration 120s --out sydney-trace
   leolab trace export --city london --direction uplink --duration 60s --seed 7 --format mahimahi --out london-ul
-  leolab sim -f examples/starlink/probe.yaml --json > run.json && leolab trace export --run run.json --out delay.txt`,
+  leolab sim -f examples/starlink/probe.yaml --json > run.json && leolab trace export --run run.json --out delay.txt
+  leolab trace export --run dish.json.gz --direction downlink --out delay.txt   # an irtt capture`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runTraceExport(cmd, f) },
 	}
@@ -71,7 +74,7 @@ write its one-way delay as a delay trace (each interval's smallest delay) to
 	fl.StringVar(&f.epoch, "epoch-utc", "", "RFC 3339 instant of t = 0 (default: drawn from the seed, as leolab sim does)")
 	fl.StringVar(&f.format, "format", "leoreplayer", "leoreplayer (opportunities + delay.txt) or mahimahi (opportunities only)")
 	fl.StringVar(&f.out, "out", "", "output directory (model), or delay-trace file with --run (default stdout)")
-	fl.StringVar(&f.run, "run", "", "a leolab result JSON (- for stdin) whose recorded cbr flow becomes a delay trace")
+	fl.StringVar(&f.run, "run", "", "a leolab result JSON (- for stdin) whose recorded cbr flow, or an irtt capture whose --direction, becomes a delay trace")
 	fl.IntVar(&f.flow, "flow", -1, "with --run: the flow id (default: the first with records)")
 	fl.DurationVar(&f.interval, "interval", trace.DelayInterval, "delay-trace interval (LeoReplayer: 10ms)")
 	return c
@@ -214,13 +217,27 @@ func exportRun(cmd *cobra.Command, f traceExportFlags) error {
 	if err != nil {
 		return badInput("trace export: --run: %v", err)
 	}
-	var res result.Result
-	if err := json.Unmarshal(data, &res); err != nil {
-		return badInput("trace export: %s: not a leolab result: %v", f.run, err)
-	}
-	d, err := export.RecordedDelays(&res, f.flow, f.interval)
-	if err != nil {
-		return badInput("trace export: %s: %v", f.run, err)
+	var d []time.Duration
+	if irtt.IsCapture(data) {
+		c, err := irtt.Read(f.run, data)
+		if err != nil {
+			return badInput("trace export: %v", err)
+		}
+		tr, err := c.Trace(f.direction)
+		if err != nil {
+			return badInput("trace export: %s: --direction: %v", f.run, err)
+		}
+		if d, err = export.TraceDelays(tr, f.interval); err != nil {
+			return badInput("trace export: %s: %v", f.run, err)
+		}
+	} else {
+		var res result.Result
+		if err := json.Unmarshal(data, &res); err != nil {
+			return badInput("trace export: %s: neither a leolab result nor an irtt capture: %v", f.run, err)
+		}
+		if d, err = export.RecordedDelays(&res, f.flow, f.interval); err != nil {
+			return badInput("trace export: %s: %v", f.run, err)
+		}
 	}
 	if f.out == "" || f.out == "-" {
 		return trace.WriteDelay(cmd.OutOrStdout(), d)
