@@ -148,14 +148,8 @@ func TestSeqModelFileRejects(t *testing.T) {
 // VarShapes, which loading checks files against without gomlx, lists
 // exactly the variables the graph creates.
 func TestVarShapes(t *testing.T) {
-	for _, tc := range []struct {
-		cfg  Config
-		gpt2 string
-	}{{DefaultConfig(), ""}, {gpt2Config(4), writeTinyGPT2(t, 16, 2)}} {
-		m, err := NewModel(tc.cfg, 1, tc.gpt2)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, tc := range backboneModels(t) {
+		m := tc.m
 		want := VarShapes(m.Config)
 		n := 0
 		for v := range m.ctx.IterVariables() {
@@ -165,11 +159,11 @@ func TestVarShapes(t *testing.T) {
 			}
 			n++
 			if !slices.Equal(want[k], v.Shape().Dimensions) {
-				t.Errorf("%s: graph %v, VarShapes %v", k, v.Shape().Dimensions, want[k])
+				t.Errorf("%s: %s: graph %v, VarShapes %v", tc.name, k, v.Shape().Dimensions, want[k])
 			}
 		}
 		if n != len(want) {
-			t.Errorf("graph has %d variables, VarShapes %d", n, len(want))
+			t.Errorf("%s: graph has %d variables, VarShapes %d", tc.name, n, len(want))
 		}
 	}
 }
