@@ -12,6 +12,7 @@ import (
 	"time"
 
 	_ "github.com/leolab/leolab/cc/all"
+	"github.com/leolab/leolab/internal/simtest"
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
@@ -138,15 +139,7 @@ func liveSeconds(tb testing.TB, ci time.Duration) time.Duration {
 // simFlow runs the scenario on the simulator and returns its first flow.
 func simFlow(tb testing.TB, sc *scenario.Scenario) result.Flow {
 	tb.Helper()
-	spec, err := sc.Spec()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	res, err := netsim.Run(spec)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res.Flows[0]
+	return simtest.RunScenario(tb, sc).Flows[0]
 }
 
 // simBand runs the spec through the simulator for seeds 1..n and returns

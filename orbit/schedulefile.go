@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/leolab/leolab/internal/fileerr"
 )
 
 // column is one field of a schedule's CSV (and `leolab orbit path`'s
@@ -92,18 +94,7 @@ func WriteCSV(w io.Writer, slots []SlotPath) error {
 const MaxScheduleFileBytes = 64 << 20
 
 // ScheduleFileError is a problem in a schedule file, at a line when known.
-type ScheduleFileError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *ScheduleFileError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return e.File + ": " + e.Msg
-}
+type ScheduleFileError = fileerr.Error
 
 // ReadSchedule reads a schedule that `leolab orbit path` wrote with --csv
 // or --json (told apart by the first byte): per slot its start, one-way

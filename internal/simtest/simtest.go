@@ -20,15 +20,7 @@ func Run(tb testing.TB, text string) *result.Result {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	spec, err := sc.Spec()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	res, err := netsim.Run(spec)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return res
+	return RunScenario(tb, sc)
 }
 
 // RunFile is Run for a scenario file (its relative paths resolve against
@@ -39,6 +31,13 @@ func RunFile(tb testing.TB, path string) *result.Result {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return RunScenario(tb, sc)
+}
+
+// RunScenario is Run for a scenario already parsed (and perhaps edited,
+// e.g. its seed): its spec run on the simulator.
+func RunScenario(tb testing.TB, sc *scenario.Scenario) *result.Result {
+	tb.Helper()
 	spec, err := sc.Spec()
 	if err != nil {
 		tb.Fatal(err)

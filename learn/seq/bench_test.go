@@ -101,15 +101,7 @@ func BenchmarkAckSeq(b *testing.B) { benchAck(b, DefaultConfig(), "") }
 func BenchmarkAckSeqGPT2Tiny(b *testing.B) { benchAck(b, gpt2Config(4), writeTinyGPT2(b, 16, 2)) }
 
 func benchAck(b *testing.B, cfg Config, gpt2 string) {
-	c := newSeqController(b, cfg, gpt2)
-	ack := steadyAcks(c)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		ack()
-	}
-	m := c.(cc.Inspector).Inspect()
-	b.ReportMetric((m["lm_up_calls"]+m["lm_down_calls"])/float64(b.N), "decisions/op")
+	cctest.BenchAcks(b, newSeqController(b, cfg, gpt2), "decisions/op", "lm_up_calls", "lm_down_calls")
 }
 
 // BenchmarkOnlineDecision is one decision of the online policy with the

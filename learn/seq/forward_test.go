@@ -55,18 +55,8 @@ func windowOf(f *Forward, b *Batch, n int) *Window {
 // tiny GPT-2 backbone with LoRA adapters.
 func TestForwardMatchesGraph(t *testing.T) {
 	seqs := realSequences(t)
-	for _, tc := range []struct {
-		name string
-		cfg  Config
-		gpt2 string
-	}{
-		{"default", DefaultConfig(), ""},
-		{"gpt2-lora", gpt2Config(4), writeTinyGPT2(t, 16, 2)},
-	} {
-		m, err := NewModel(tc.cfg, 1, tc.gpt2)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, tc := range backboneModels(t) {
+		m := tc.m
 		randomize(t, m, 5)
 		b := sampleBatch(seqs, m.Config.Window)
 		want, err := m.Logits(b)
@@ -111,14 +101,8 @@ func TestForwardMatchesGraph(t *testing.T) {
 // state token and the phase replaced by another window's.
 func TestLogitsLastEqualsFull(t *testing.T) {
 	seqs := realSequences(t)
-	for _, tc := range []struct {
-		cfg  Config
-		gpt2 string
-	}{{DefaultConfig(), ""}, {gpt2Config(4), writeTinyGPT2(t, 16, 2)}} {
-		m, err := NewModel(tc.cfg, 1, tc.gpt2)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, tc := range backboneModels(t) {
+		m := tc.m
 		randomize(t, m, 8)
 		f, err := m.Forward()
 		if err != nil {
@@ -135,7 +119,7 @@ func TestLogitsLastEqualsFull(t *testing.T) {
 			f.LogitsLast(inc, win)
 			f.Logits(full, win)
 			if !slices.Equal(inc, full) {
-				t.Fatalf("window %d: LogitsLast %v, a full pass %v", n, inc, full)
+				t.Fatalf("%s: window %d: LogitsLast %v, a full pass %v", tc.name, n, inc, full)
 			}
 		}
 	}

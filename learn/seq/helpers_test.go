@@ -58,6 +58,36 @@ func tinyConfig() Config {
 	return Config{Window: 4, FeatureHidden: 4, Width: 16, Layers: 1, Heads: 2, Backbone: BackboneOwn}
 }
 
+// namedModel is an untrained model and the backbone it stands for in
+// test messages.
+type namedModel struct {
+	name string
+	m    *Model
+}
+
+// backboneModels is an untrained model (seed 1) of each backbone the
+// plain-Go pass serves: the default configuration, and a tiny GPT-2
+// (width 16, 2 layers) with rank-4 LoRA adapters.
+func backboneModels(t testing.TB) []namedModel {
+	t.Helper()
+	var out []namedModel
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		gpt2 string
+	}{
+		{"default", DefaultConfig(), ""},
+		{"gpt2-lora", gpt2Config(4), writeTinyGPT2(t, 16, 2)},
+	} {
+		m, err := NewModel(tc.cfg, 1, tc.gpt2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, namedModel{tc.name, m})
+	}
+	return out
+}
+
 func tinyTrain() TrainConfig {
 	tc := DefaultTrainConfig()
 	tc.Epochs, tc.Batch, tc.Accumulate, tc.CheckpointEvery = 2, 20, 2, 4

@@ -34,27 +34,6 @@ func saveRandom(t testing.TB, dir string, cfg Config, gpt2 string) string {
 	return p
 }
 
-// steadyAcks is cc/lmbbr's per-ACK fixture: 3 s of a 100 Mbit/s, 40 ms
-// path to reach ProbeBW, then one ACK of a segment per call, 116 µs apart.
-func steadyAcks(c cc.Controller) func() {
-	p := cctest.NewPath(c, 100e6, 40*time.Millisecond)
-	var last cc.RateSample
-	var now time.Duration
-	p.Observe = func(t time.Duration, rs *cc.RateSample) { last, now = *rs, t }
-	p.Run(3 * time.Second)
-	rs := last
-	rs.AckedBytes, rs.AckedPackets, rs.LostBytes, rs.LostPackets = 1448, 1, 0, 0
-	i := 0
-	return func() {
-		i++
-		now += 116 * time.Microsecond
-		rs.PriorDelivered += 1448
-		rs.TotalDelivered += 1448
-		rs.RTT = 40*time.Millisecond + time.Duration(i%64)*time.Microsecond
-		c.OnAck(now, &rs)
-	}
-}
-
 // The online policy's steps are iperf3's intervals: 1448-byte ACKs every
 // 115.84 µs are 100 Mbit/s in each closed second, with the smoothed RTT.
 func TestOnlineSteps(t *testing.T) {
@@ -169,14 +148,8 @@ func TestSeqModelFileRejects(t *testing.T) {
 // VarShapes, which loading checks files against without gomlx, lists
 // exactly the variables the graph creates.
 func TestVarShapes(t *testing.T) {
-	for _, tc := range []struct {
-		cfg  Config
-		gpt2 string
-	}{{DefaultConfig(), ""}, {gpt2Config(4), writeTinyGPT2(t, 16, 2)}} {
-		m, err := NewModel(tc.cfg, 1, tc.gpt2)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, tc := range backboneModels(t) {
+		m := tc.m
 		want := VarShapes(m.Config)
 		n := 0
 		for v := range m.ctx.IterVariables() {
@@ -186,11 +159,11 @@ func TestVarShapes(t *testing.T) {
 			}
 			n++
 			if !slices.Equal(want[k], v.Shape().Dimensions) {
-				t.Errorf("%s: graph %v, VarShapes %v", k, v.Shape().Dimensions, want[k])
+				t.Errorf("%s: %s: graph %v, VarShapes %v", tc.name, k, v.Shape().Dimensions, want[k])
 			}
 		}
 		if n != len(want) {
-			t.Errorf("graph has %d variables, VarShapes %d", n, len(want))
+			t.Errorf("%s: graph has %d variables, VarShapes %d", tc.name, n, len(want))
 		}
 	}
 }
@@ -208,7 +181,7 @@ func newSeqController(t testing.TB, cfg Config, gpt2 string) cc.Controller {
 // observation, the step closing every second and the decisions.
 func TestSeqAckPathAllocs(t *testing.T) {
 	c := newSeqController(t, DefaultConfig(), "")
-	ack := steadyAcks(c)
+	ack := cctest.SteadyAcks(c)
 	if a := testing.AllocsPerRun(100_000, ack); a != 0 {
 		t.Errorf("%g allocations per ACK", a)
 	}

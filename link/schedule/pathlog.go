@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"time"
+
+	"github.com/leolab/leolab/internal/fileerr"
 )
 
 // LeoEM's precomputed path logs (XuyangCaoUCSD/LeoEM precomputed_paths/,
@@ -66,18 +68,7 @@ type PathLog struct {
 }
 
 // FileError is a problem in a path or distribution file.
-type FileError struct {
-	File string
-	Line int
-	Msg  string
-}
-
-func (e *FileError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
-	}
-	return e.File + ": " + e.Msg
-}
+type FileError = fileerr.Error
 
 // pathFormat is what an error says a line must look like.
 const pathFormat = "a line must be `cycle$[node ids]$node count$[hop delays s]$total delay s` or `cycle$NULL`"
