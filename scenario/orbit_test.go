@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/orbit"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
@@ -17,7 +18,8 @@ import (
 
 // lossCheck compares a recorded probe's losses with the model: each packet
 // that reached the ptot stage at run time sent+lead is lost with
-// q = 1 − (1 − p_tot(t))(1 − r) (r: the link's own random loss), so the
+// q = 1 − (1 − p_tot(t))(1 − r)(1 − l)(1 − a·[in an outage]) (r: the
+// link's own random loss, l: the terrestrial leg's, a: outage.arrival_loss), so the
 // count of a set of packets has mean Σq and variance Σq(1−q); 4σ.
 type lossCheck struct{ n, lost, mean, vari float64 }
 
@@ -41,18 +43,25 @@ func (c *lossCheck) check(t *testing.T, what string) {
 
 // probeLoss checks a starlink downlink run's recorded probe against the
 // scenario's p_tot: in and outside the handover windows.
-func probeLoss(t *testing.T, sc *scenario.Scenario, res *result.Result) (in, out lossCheck) {
+func probeLoss(t *testing.T, sc *scenario.Scenario, spec netsim.Spec, res *result.Result) (in, out lossCheck) {
 	t.Helper()
 	slots := sc.OrbitLoss()
 	sp := sc.Starlink()
 	lead, r := sp.Terrestrial.OneWay, sp.Downlink.RandomLoss // the stage follows the terrestrial leg
+	// The city's terrestrial leg loses packets before the stage, and the
+	// access link loses outage.arrival_loss of what arrives during each
+	// reconfiguration outage (which the handover windows overlap).
+	tl, dur, a := sp.Terrestrial.DownlinkLoss, sp.Downlink.Outage.Duration, sp.Downlink.Outage.ArrivalLoss
 	end := time.Duration(res.DurationS*float64(time.Second)) - time.Second
 	for _, p := range res.Flows[0].Packets {
 		at := time.Duration(math.Round(p.SentS*1e9)) + lead
 		if at > end { // may still be in flight
 			continue
 		}
-		q := 1 - (1-slots.At(at))*(1-r)
+		q := 1 - (1-slots.At(at))*(1-r)*(1-tl)
+		if b := spec.Schedule.Next(at - dur); b >= 0 && b <= at && b > at-dur {
+			q = 1 - (1-q)*(1-a)
+		}
 		if slots.InWindow(at) {
 			in.add(q, p.OWDMs < 0)
 		} else {
@@ -72,8 +81,8 @@ func TestPtotExampleInSim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, res := runScenario(t, sc)
-	in, out := probeLoss(t, sc, res)
+	spec, res := runScenario(t, sc)
+	in, out := probeLoss(t, sc, spec, res)
 	out.check(t, "outside handover windows")
 	in.check(t, "inside handover windows")
 
@@ -128,8 +137,8 @@ flows: [{cca: cbr, rate: 8Mbps, packet_size: 1000, record: true}]
 	if handovers < 3 {
 		t.Fatalf("%d handovers in 600 s: the test needs some", handovers)
 	}
-	_, res := runScenario(t, sc)
-	in, out := probeLoss(t, sc, res)
+	spec, res := runScenario(t, sc)
+	in, out := probeLoss(t, sc, spec, res)
 	if in.n < 40*float64(handovers) {
 		t.Errorf("%.0f packets in %d windows of 45 ms at 1000 packets/s", in.n, handovers)
 	}
