@@ -84,10 +84,7 @@ func (l *Loss) Enqueue(now time.Duration, p *packet.Packet) {
 // seek finds the slot of now (clamped to the schedule: the first slot
 // extends back, the last forward).
 func (l *Loss) seek(now time.Duration) {
-	k := 0
-	if now > l.first {
-		k = min(int((now-l.first)/l.length), len(l.slots)-1)
-	}
+	k := slotIndex(l.first, l.length, len(l.slots), now)
 	l.cur = k
 	l.curStart, l.curEnd = l.first+time.Duration(k)*l.length, l.first+time.Duration(k+1)*l.length
 	l.curWin = minDuration

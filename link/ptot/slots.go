@@ -93,11 +93,15 @@ func FromOrbit(paths []orbit.SlotPath, first, length time.Duration, p Params) (S
 }
 
 // index is the slot of run time t, clamped to the schedule.
-func (s *Slots) index(t time.Duration) int {
-	if t <= s.First {
+func (s *Slots) index(t time.Duration) int { return slotIndex(s.First, s.Length, len(s.Slots), t) }
+
+// slotIndex is the slot of t among n slots of length from first, clamped:
+// the first slot extends back, the last forward.
+func slotIndex(first, length time.Duration, n int, t time.Duration) int {
+	if t <= first {
 		return 0
 	}
-	return min(int((t-s.First)/s.Length), len(s.Slots)-1)
+	return min(int((t-first)/length), n-1)
 }
 
 // Expected is the mean of p_tot over run times [from, to): the loss rate of

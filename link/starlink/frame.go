@@ -61,10 +61,17 @@ func (l *Link) reconfigure(b time.Duration) {
 	l.outageFrom = b
 	l.outageEnd = b + l.dir.Outage.Duration
 	l.slot = l.drift.next(l.slots)
-	if l.slotOWD != nil {
-		l.slot.owd += l.slotOWD(b) - l.slot.drawnOWD
-	}
+	l.applySlotOWD(b)
 	l.alloc.setScale(l.slot.scale)
 	l.alloc.reset()
 	l.nextBoundary = b + l.sched.Period
+}
+
+// applySlotOWD replaces the drawn part of the current slot's OWD shift by
+// Config.SlotOWD's value for the slot starting at start (base-RTT steps
+// stay); without SlotOWD the drawn shift stays.
+func (l *Link) applySlotOWD(start time.Duration) {
+	if l.slotOWD != nil {
+		l.slot.owd += l.slotOWD(start) - l.slot.drawnOWD
+	}
 }

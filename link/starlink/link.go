@@ -96,25 +96,23 @@ func newLink(p *profile.StarlinkProfile, a *profile.Access, cfg Config) (*Link, 
 		return nil, err
 	}
 	l := &Link{
-		dir:    *a,
-		frame:  p.TDMA.Frame,
-		rng:    cfg.Rand,
-		slots:  rand.New(rand.NewPCG(cfg.Rand.Uint64(), cfg.Rand.Uint64())),
-		drop:   cfg.Drop,
-		buf:    newBuffer(a.Queue.Isolation, a.Queue.QuantumBytes),
-		alloc:  newAllocator(a.Alloc),
-		aqm:    newAQM(a.AQM, a.Queue.LimitPackets),
-		drift:  newDrifter(a, p.Reconfig.RTTSteps, cfg.SlotSeed),
-		sched:  NewSchedule(p, cfg.Epoch),
-		spikes: p.Reconfig.Spikes,
+		dir:     *a,
+		frame:   p.TDMA.Frame,
+		rng:     cfg.Rand,
+		slots:   rand.New(rand.NewPCG(cfg.Rand.Uint64(), cfg.Rand.Uint64())),
+		drop:    cfg.Drop,
+		buf:     newBuffer(a.Queue.Isolation, a.Queue.QuantumBytes),
+		alloc:   newAllocator(a.Alloc),
+		aqm:     newAQM(a.AQM, a.Queue.LimitPackets),
+		drift:   newDrifter(a, p.Reconfig.RTTSteps, cfg.SlotSeed),
+		sched:   NewSchedule(p, cfg.Epoch),
+		spikes:  p.Reconfig.Spikes,
+		slotOWD: cfg.SlotOWD,
 	}
-	l.slotOWD = cfg.SlotOWD
 	l.slot = l.drift.first()
 	l.nextBoundary = l.sched.Next(0)
 	l.outageFrom = l.sched.SlotStart(0) // the run starts mid-slot: no outage
-	if l.slotOWD != nil {
-		l.slot.owd = l.slotOWD(l.outageFrom)
-	}
+	l.applySlotOWD(l.outageFrom)
 	l.outageEnd = l.outageFrom
 	return l, nil
 }
