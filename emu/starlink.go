@@ -1,6 +1,7 @@
 package emu
 
 import (
+	"math/rand/v2"
 	"time"
 
 	"github.com/leolab/leolab/link"
@@ -20,33 +21,16 @@ import (
 func StarlinkPath(p *profile.StarlinkProfile, epoch time.Time, seed uint64) (uplink, downlink StageFactory) {
 	off := starlink.MinuteOffset(epoch)
 	slotSeed := sim.Stream(seed, "starlink/slots").Uint64()
-	uplink = func(drop link.DropFunc) (link.Stage, error) {
-		a, err := starlink.NewUplink(p, starlink.Config{
-			Rand: sim.Stream(seed, "starlink/uplink"), Drop: drop, Epoch: off, SlotSeed: slotSeed,
-		})
-		if err != nil {
-			return nil, err
+	access := func(down bool, drop link.DropFunc) (link.Stage, error) {
+		cfg := starlink.Config{Drop: drop, Epoch: off, SlotSeed: slotSeed}
+		if down {
+			cfg.Rand = sim.Stream(seed, "starlink/downlink")
+			return starlink.NewDownlink(p, cfg)
 		}
-		t, err := starlink.NewTerrestrial(p, false, nil, drop)
-		if err != nil {
-			return nil, err
-		}
-		return link.NewChain(a, t), nil
+		cfg.Rand = sim.Stream(seed, "starlink/uplink")
+		return starlink.NewUplink(p, cfg)
 	}
-	downlink = func(drop link.DropFunc) (link.Stage, error) {
-		t, err := starlink.NewTerrestrial(p, true, sim.Stream(seed, "terrestrial/downlink"), drop)
-		if err != nil {
-			return nil, err
-		}
-		a, err := starlink.NewDownlink(p, starlink.Config{
-			Rand: sim.Stream(seed, "starlink/downlink"), Drop: drop, Epoch: off, SlotSeed: slotSeed,
-		})
-		if err != nil {
-			return nil, err
-		}
-		return link.NewChain(t, a), nil
-	}
-	return uplink, downlink
+	return starlink.Path(p, access, func() *rand.Rand { return sim.Stream(seed, "terrestrial/downlink") })
 }
 
 // StarlinkSchedule is p's reconfiguration schedule in times since the

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -61,46 +62,17 @@ func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 		cfg.Rand = sim.Stream(s.Seed, "starlink/uplink")
 		return starlink.NewUplink(sp, cfg)
 	}
-	terrestrial := func(down bool, drop link.DropFunc) (link.Stage, error) {
-		return starlink.NewTerrestrial(sp, down, sim.Stream(s.Seed, "terrestrial/downlink"), drop)
-	}
 	// A ptot stage (path.loss_model, orbit outages) sits where packets enter
 	// the access link, on the time axis its reconfigurations and the orbit
 	// slots share; forward is whether the access link carries the data.
 	forward := func(down bool) bool { return down == (s.Path.Direction != "uplink") }
 	access = s.withOrbitAccess(access, forward)
-	// serverSide: server → terrestrial → access; terminalSide: access → terrestrial → server.
-	serverSide := func(down bool) func(link.DropFunc) (link.Stage, error) {
-		return func(drop link.DropFunc) (link.Stage, error) {
-			t, err := terrestrial(true, drop)
-			if err != nil {
-				return nil, err
-			}
-			a, err := access(down, drop)
-			if err != nil {
-				return nil, err
-			}
-			return link.NewChain(t, a), nil
-		}
-	}
-	terminalSide := func(down bool) func(link.DropFunc) (link.Stage, error) {
-		return func(drop link.DropFunc) (link.Stage, error) {
-			a, err := access(down, drop)
-			if err != nil {
-				return nil, err
-			}
-			t, err := terrestrial(false, drop)
-			if err != nil {
-				return nil, err
-			}
-			return link.NewChain(a, t), nil
-		}
-	}
+	up, down := starlink.Path(sp, access, func() *rand.Rand { return sim.Stream(s.Seed, "terrestrial/downlink") })
 	if s.Path.Direction == "uplink" {
-		spec.Forward = netsim.LinkSpec{Name: "uplink", Build: terminalSide(false)}
-		spec.Reverse = netsim.LinkSpec{Name: "downlink", Build: serverSide(true)}
+		spec.Forward = netsim.LinkSpec{Name: "uplink", Build: up}
+		spec.Reverse = netsim.LinkSpec{Name: "downlink", Build: down}
 		return
 	}
-	spec.Forward = netsim.LinkSpec{Name: "downlink", Build: serverSide(true)}
-	spec.Reverse = netsim.LinkSpec{Name: "uplink", Build: terminalSide(false)}
+	spec.Forward = netsim.LinkSpec{Name: "downlink", Build: down}
+	spec.Reverse = netsim.LinkSpec{Name: "uplink", Build: up}
 }
