@@ -12,6 +12,7 @@ import (
 	"github.com/leolab/leolab/cc/lmbbr"
 	"github.com/leolab/leolab/learn"
 	"github.com/leolab/leolab/learn/closedloop"
+	"github.com/leolab/leolab/profile"
 )
 
 // Fig9 is seed 003's Fig. 9 and what we set beside it: the surrogate
@@ -184,9 +185,23 @@ type ClosedCell struct {
 // ablation.
 var ClosedArms = []string{closedloop.ArmBBR, closedloop.ArmLinear, closedloop.ArmConst105}
 
-// ClosedCities: the held-out Tokyo and one calibration city (Sydney,
-// closedloop.DefaultCity, the shortest runs).
+// ClosedCities are the quick closed-loop cities: the held-out Tokyo and
+// one calibration city (Sydney, closedloop.DefaultCity, the shortest
+// runs). --full runs every city (FullClosedCities).
 var ClosedCities = []string{HeldOut, closedloop.DefaultCity}
+
+// FullClosedCities are --full's closed-loop cities: the held-out Tokyo
+// first, then every calibration city, so that with both directions the
+// evaluation is issue 21's 12 city-direction cells.
+func FullClosedCities() []string {
+	out := []string{HeldOut}
+	for _, c := range profile.Cities() {
+		if c != HeldOut {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // Closed-loop sizes: quick 5 seeds (enough for a t-interval), full
 // closedloop.DefaultSeeds (issue 21's ≥ 10), each run
@@ -196,18 +211,19 @@ const (
 	ClosedFullSeeds  = closedloop.DefaultSeeds
 )
 
-// ClosedPlans are the closed-loop evaluations: ClosedCities × downlink,
-// uplink, arms ClosedArms paired by seed against BBRv3.
+// ClosedPlans are the closed-loop evaluations: ClosedCities (full:
+// FullClosedCities) × downlink, uplink, arms ClosedArms paired by seed
+// against BBRv3.
 func ClosedPlans(full bool, duration time.Duration) []closedloop.Plan {
-	seeds := ClosedQuickSeeds
+	seeds, cities := ClosedQuickSeeds, ClosedCities
 	if full {
-		seeds = ClosedFullSeeds
+		seeds, cities = ClosedFullSeeds, FullClosedCities()
 	}
 	if duration == 0 {
 		duration = closedloop.DefaultDuration
 	}
 	var out []closedloop.Plan
-	for _, c := range ClosedCities {
+	for _, c := range cities {
 		for _, dir := range []string{"downlink", "uplink"} {
 			out = append(out, closedloop.Plan{City: c, Direction: dir, Seeds: seeds, Duration: duration,
 				Arms: ClosedArms, Ref: closedloop.ArmBBR})

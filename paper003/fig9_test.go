@@ -125,13 +125,15 @@ func TestEvaluateSurrogate(t *testing.T) {
 	}
 }
 
-// ClosedPlans: two cities × two directions, the three arms against
-// bbr, quick and full seeds; every plan validates.
+// ClosedPlans: quick two cities, full all six (issue 21's 12 cells, Tokyo
+// first) × two directions, the three arms against bbr, quick and full
+// seeds; every plan validates.
 func TestClosedPlans(t *testing.T) {
 	for _, full := range []bool{false, true} {
 		ps := ClosedPlans(full, 0)
-		if len(ps) != 4 {
-			t.Fatalf("%d plans, want 4", len(ps))
+		cells := map[bool]int{false: 4, true: 12}[full]
+		if len(ps) != cells || ps[0].City != HeldOut {
+			t.Fatalf("%d plans starting at %s, want %d starting at %s", len(ps), ps[0].City, cells, HeldOut)
 		}
 		want := map[bool]int{false: ClosedQuickSeeds, true: ClosedFullSeeds}[full]
 		for _, p := range ps {
@@ -143,8 +145,8 @@ func TestClosedPlans(t *testing.T) {
 			}
 		}
 		runs, err := ClosedRuns(ps)
-		if err != nil || len(runs) != 4*len(ClosedArms)*want {
-			t.Errorf("%d runs (%v), want %d", len(runs), err, 4*len(ClosedArms)*want)
+		if err != nil || len(runs) != cells*len(ClosedArms)*want {
+			t.Errorf("%d runs (%v), want %d", len(runs), err, cells*len(ClosedArms)*want)
 		}
 	}
 }

@@ -340,6 +340,7 @@ func fig9Differences(f *Fig9) []string {
 			l.DiffPct, distinct(l), lr.DiffPct, distinct(lr), k.DiffPct, distinct(k), kr.DiffPct, distinct(kr)))
 	}
 	if len(f.Closed) > 0 {
+		out = append(out, closedVerdictLine(f.Closed))
 		out = append(out, "Fig. 9 (b): the paper has no closed-loop result; ours says whether what the surrogate credits "+
 			"survives TCP in the loop. Where the linear model's difference from const105 has a CI holding 0, the model is no "+
 			"better than always probing at 1.05: its gain over stock BBRv3 is the gentler probe, not the learning.")

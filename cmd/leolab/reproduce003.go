@@ -65,7 +65,7 @@ func runReproduce003(cmd *cobra.Command, f *reproduceFlags) error {
 		{Key: "campaign", Value: fmt.Sprintf("%s: %d runs of %v, seeds %v", c.Name, len(runs), c.Duration, c.Seeds)},
 		{Key: "store", Value: st.Path()},
 		{Key: "real data", Value: campaign.RealProvenance()},
-		{Key: "Fig. 9 closed loop", Value: fmt.Sprintf("%d cities × 2 directions × arms %v, %d seeds × %v", len(paper003.ClosedCities),
+		{Key: "Fig. 9 closed loop", Value: fmt.Sprintf("%d cities × 2 directions × arms %v, %d seeds × %v", len(f9.Closed)/2,
 			paper003.ClosedArms, f9.Closed[0].Plan.Seeds, f9.Closed[0].Plan.Duration)}}, f9)
 	if err != nil {
 		return err
