@@ -172,14 +172,6 @@ func syntheticFig9(t *testing.T) *Fig9 {
 		l.Mbps, c.Mbps = 1.04*mbps, 1.04*mbps
 		samples = append(samples, b, l, c)
 	}
-	cell := ClosedCell{Plan: closedloop.Plan{City: HeldOut, Direction: "downlink", Seeds: 4, Duration: 60 * time.Second,
-		Arms: ClosedArms, Ref: closedloop.ArmBBR}}
-	var err error
-	if cell.VsBBR, err = closedloop.Summarize(samples, closedloop.ArmBBR); err != nil {
-		t.Fatal(err)
-	}
-	if cell.VsConst, err = closedloop.Summarize(samples, closedloop.ArmConst105); err != nil {
-		t.Fatal(err)
-	}
+	cell := closedCellOf(t, HeldOut, "downlink", samples)
 	return &Fig9{Model: "a test model", Surrogate: []SurrogatePanel{sp}, Closed: []ClosedCell{cell}}
 }

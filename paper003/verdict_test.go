@@ -22,7 +22,14 @@ func verdictCell(t *testing.T, city string, thr, rtx, dConst float64) ClosedCell
 		c.Arm, c.Mbps, c.RetransPerGB = closedloop.ArmConst105, l.Mbps+dConst, l.RetransPerGB
 		samples = append(samples, b, l, c)
 	}
-	cell := ClosedCell{Plan: closedloop.Plan{City: city, Direction: "uplink", Seeds: 5, Duration: time.Minute,
+	return closedCellOf(t, city, "uplink", samples)
+}
+
+// closedCellOf summarizes samples of ClosedArms into a cell of city and
+// direction, against BBRv3 and against const105.
+func closedCellOf(t *testing.T, city, dir string, samples []closedloop.Sample) ClosedCell {
+	t.Helper()
+	cell := ClosedCell{Plan: closedloop.Plan{City: city, Direction: dir, Seeds: len(samples) / len(ClosedArms), Duration: time.Minute,
 		Arms: ClosedArms, Ref: closedloop.ArmBBR}}
 	var err error
 	if cell.VsBBR, err = closedloop.Summarize(samples, closedloop.ArmBBR); err != nil {
