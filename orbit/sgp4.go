@@ -7,12 +7,14 @@ import (
 	"time"
 )
 
-// SGP4 propagates one element set with the near-Earth SGP4 model as
-// revised by Vallado, Crawford, Hujsak and Kelso, "Revisiting Spacetrack
-// Report #3", AIAA 2006-6753 (sgp4init/sgp4 of its reference code), with
-// the WGS-72 constants of that paper. Positions and velocities come out
-// in the TEME frame (km, km/s). Deep-space elements (period ≥ 225 min),
-// which need SDP4's lunar-solar and resonance terms, are refused.
+// SGP4 propagates one element set with SGP4 as revised by Vallado,
+// Crawford, Hujsak and Kelso, "Revisiting Spacetrack Report #3", AIAA
+// 2006-6753 (sgp4init/sgp4 of its reference code, "improved" operation
+// mode), with the WGS-72 constants of that paper. Orbits with a period of
+// 225 min or more get SDP4's deep-space terms (lunar-solar secular and
+// periodic perturbations, 12 h and 24 h geopotential resonances; see
+// sdp4*.go). Positions and velocities come out in the TEME frame (km,
+// km/s).
 //
 // Field names follow the paper's variables.
 type SGP4 struct {
@@ -29,24 +31,27 @@ type SGP4 struct {
 	t2cof, t3cof, t4cof, t5cof    float64
 	x1mth2, x7thm1, mdot, nodedot float64
 	xlcof, xmcof, nodecf          float64
+
+	ds *deepSpace // nil for near-Earth orbits
 }
 
 // Propagation errors (the reference code's error codes in brackets).
 // They are values, so Propagate does not allocate.
 var (
-	ErrEccentricity = errors.New("sgp4: mean eccentricity outside 0 ≤ e < 1 [1]")
-	ErrMeanMotion   = errors.New("sgp4: mean motion ≤ 0 [2]")
-	ErrSemiLatus    = errors.New("sgp4: semi-latus rectum < 0 [4]")
-	ErrDecayed      = errors.New("sgp4: satellite has decayed (radius < 1 Earth radius) [6]")
-	ErrDeepSpace    = errors.New("sgp4: deep-space orbit (period ≥ 225 min) needs SDP4, which is not implemented")
+	ErrEccentricity          = errors.New("sgp4: mean eccentricity outside 0 ≤ e < 1 [1]")
+	ErrMeanMotion            = errors.New("sgp4: mean motion ≤ 0 [2]")
+	ErrPerturbedEccentricity = errors.New("sgp4: perturbed eccentricity outside 0 ≤ e ≤ 1 [3]")
+	ErrSemiLatus             = errors.New("sgp4: semi-latus rectum < 0 [4]")
+	ErrDecayed               = errors.New("sgp4: satellite has decayed (radius < 1 Earth radius) [6]")
 )
 
 // deepSpacePeriod is the period from which SGP4 switches to its
-// deep-space branch (Vallado et al. 2006: 2π/no ≥ 225 min).
+// deep-space (SDP4) branch (Vallado et al. 2006: 2π/no ≥ 225 min).
 const deepSpacePeriod = 225.0
 
 // NewSGP4 initialises the propagator for t (the reference code's sgp4init
-// with initl). It returns ErrDeepSpace for periods of 225 min and more.
+// with initl, and dscom/dsinit for deep-space orbits). Elements that fail
+// at epoch return the propagation error.
 func NewSGP4(t TLE) (*SGP4, error) {
 	const xpdotp = minutesPerDay / twoPi // rev/day per rad/min
 	s := &SGP4{tle: t, epoch: t.Epoch}
@@ -77,9 +82,6 @@ func NewSGP4(t TLE) (*SGP4, error) {
 	adel := ak * (1 - del*del - del*(1.0/3.0+134*del*del/81))
 	del = d1 / (adel * adel)
 	s.no = noKozai / (1 + del)
-	if twoPi/s.no >= deepSpacePeriod {
-		return nil, fmt.Errorf("sat %d: period %.1f min: %w", t.SatNum, twoPi/s.no, ErrDeepSpace)
-	}
 	ao := math.Pow(xke/s.no, x2o3)
 	sinio := math.Sin(s.inclo)
 	po := ao * omeosq
@@ -148,6 +150,11 @@ func NewSGP4(t TLE) (*SGP4, error) {
 	s.delmo = math.Pow(1+s.eta*math.Cos(s.mo), 3)
 	s.sinmao = math.Sin(s.mo)
 	s.x7thm1 = 7*cosio2 - 1
+	if twoPi/s.no >= deepSpacePeriod {
+		// Deep space: the simplified drag terms, plus SDP4.
+		s.isimp = true
+		s.ds = newDeepSpace(s, s.argpdot+s.nodedot)
+	}
 	if !s.isimp {
 		cc1sq := s.cc1 * s.cc1
 		s.d2 = 4 * ao * tsi * cc1sq
@@ -177,66 +184,126 @@ func (s *SGP4) At(t time.Time) (r, v Vec3, err error) {
 	return s.Propagate(t.Sub(s.epoch).Minutes())
 }
 
+// meanElements are the elements between the propagator's stages: mean
+// motion (rad/min), eccentricity, inclination, node, perigee and mean
+// anomaly (radians).
+type meanElements struct {
+	n, em, incl, node, argp, m float64
+}
+
+// inclCoefs are the inclination-dependent coefficients of the long- and
+// short-period periodics (fixed at epoch for SGP4, recomputed from the
+// perturbed inclination at each step for SDP4).
+type inclCoefs struct {
+	sini, cosi            float64
+	aycof, xlcof          float64
+	con41, x1mth2, x7thm1 float64
+}
+
+// deepInclCoefs recomputes the coefficients from the perturbed
+// inclination (the reference's sgp4, method 'd').
+func deepInclCoefs(incl float64) inclCoefs {
+	sini, cosi := math.Sin(incl), math.Cos(incl)
+	den := 1 + cosi
+	if math.Abs(den) <= 1.5e-12 {
+		den = 1.5e-12
+	}
+	cosisq := cosi * cosi
+	return inclCoefs{
+		sini: sini, cosi: cosi,
+		aycof:  -0.5 * wgs72J3OverJ2 * sini,
+		xlcof:  -0.25 * wgs72J3OverJ2 * sini * (3 + 5*cosi) / den,
+		con41:  3*cosisq - 1,
+		x1mth2: 1 - cosisq,
+		x7thm1: 7*cosisq - 1,
+	}
+}
+
 // Propagate returns the TEME position (km) and velocity (km/s) tsince
-// minutes after the epoch (the reference code's sgp4, near-Earth part).
-// It does not allocate.
+// minutes after the epoch (the reference code's sgp4, with the SDP4
+// deep-space terms for periods of 225 min and more). It does not
+// allocate.
 func (s *SGP4) Propagate(tsince float64) (r, v Vec3, err error) {
 	const x2o3 = 2.0 / 3.0
-	vkmpersec := wgs72Radius * xke / 60
 	t := tsince
+	el, tempa, tempe, templ := s.secular(t)
+	if s.ds != nil {
+		s.ds.secular(t, &el)
+	}
+	if el.n <= 0 {
+		return r, v, ErrMeanMotion
+	}
+	am := math.Pow(xke/el.n, x2o3) * tempa * tempa
+	nm := xke / math.Pow(am, 1.5)
+	el.em -= tempe
+	if el.em >= 1 || el.em < -0.001 {
+		return r, v, ErrEccentricity
+	}
+	if el.em < 1e-6 {
+		el.em = 1e-6
+	}
+	el.m += s.no * templ
+	xlm := el.m + el.argp + el.node
+	el.node = math.Mod(el.node, twoPi)
+	el.argp = math.Mod(el.argp, twoPi)
+	xlm = math.Mod(xlm, twoPi)
+	el.m = math.Mod(xlm-el.argp-el.node, twoPi)
 
-	// Secular gravity and atmospheric drag.
+	var c inclCoefs
+	if s.ds != nil {
+		if err := s.ds.periodics(t, &el); err != nil {
+			return r, v, err
+		}
+		c = deepInclCoefs(el.incl)
+	} else {
+		c = inclCoefs{aycof: s.aycof, xlcof: s.xlcof, con41: s.con41, x1mth2: s.x1mth2, x7thm1: s.x7thm1}
+		c.sini, c.cosi = math.Sincos(el.incl)
+	}
+	return s.periodicState(am, nm, el, c)
+}
+
+// secular returns the mean elements at t after secular gravity and drag,
+// and the drag factors on a, e and the mean longitude.
+func (s *SGP4) secular(t float64) (el meanElements, tempa, tempe, templ float64) {
 	xmdf := s.mo + s.mdot*t
 	argpdf := s.argpo + s.argpdot*t
 	nodedf := s.nodeo + s.nodedot*t
-	argpm, mm := argpdf, xmdf
+	el = meanElements{n: s.no, em: s.ecco, incl: s.inclo, argp: argpdf, m: xmdf}
 	t2 := t * t
-	nodem := nodedf + s.nodecf*t2
-	tempa := 1 - s.cc1*t
-	tempe := s.bstar * s.cc4 * t
-	templ := s.t2cof * t2
+	el.node = nodedf + s.nodecf*t2
+	tempa = 1 - s.cc1*t
+	tempe = s.bstar * s.cc4 * t
+	templ = s.t2cof * t2
 	if !s.isimp {
 		delomg := s.omgcof * t
 		delmtemp := 1 + s.eta*math.Cos(xmdf)
 		delm := s.xmcof * (delmtemp*delmtemp*delmtemp - s.delmo)
 		temp := delomg + delm
-		mm = xmdf + temp
-		argpm = argpdf - temp
+		el.m = xmdf + temp
+		el.argp = argpdf - temp
 		t3 := t2 * t
 		t4 := t3 * t
 		tempa = tempa - s.d2*t2 - s.d3*t3 - s.d4*t4
-		tempe += s.bstar * s.cc5 * (math.Sin(mm) - s.sinmao)
+		tempe += s.bstar * s.cc5 * (math.Sin(el.m) - s.sinmao)
 		templ += s.t3cof*t3 + t4*(s.t4cof+t*s.t5cof)
 	}
-	nm, em, inclm := s.no, s.ecco, s.inclo
-	if nm <= 0 {
-		return r, v, ErrMeanMotion
-	}
-	am := math.Pow(xke/nm, x2o3) * tempa * tempa
-	nm = xke / math.Pow(am, 1.5)
-	em -= tempe
-	if em >= 1 || em < -0.001 {
-		return r, v, ErrEccentricity
-	}
-	if em < 1e-6 {
-		em = 1e-6
-	}
-	mm += s.no * templ
-	xlm := mm + argpm + nodem
-	nodem = math.Mod(nodem, twoPi)
-	argpm = math.Mod(argpm, twoPi)
-	xlm = math.Mod(xlm, twoPi)
-	mm = math.Mod(xlm-argpm-nodem, twoPi)
+	return el, tempa, tempe, templ
+}
+
+// periodicState adds the long-period and short-period periodics to the
+// elements (semi-major axis am, mean motion nm) and returns position and
+// velocity.
+func (s *SGP4) periodicState(am, nm float64, el meanElements, c inclCoefs) (r, v Vec3, err error) {
+	vkmpersec := wgs72Radius * xke / 60
 
 	// Long-period periodics.
-	sinip, cosip := math.Sincos(inclm)
-	axnl := em * math.Cos(argpm)
-	temp := 1 / (am * (1 - em*em))
-	aynl := em*math.Sin(argpm) + temp*s.aycof
-	xl := mm + argpm + nodem + temp*s.xlcof*axnl
+	axnl := el.em * math.Cos(el.argp)
+	temp := 1 / (am * (1 - el.em*el.em))
+	aynl := el.em*math.Sin(el.argp) + temp*c.aycof
+	xl := el.m + el.argp + el.node + temp*c.xlcof*axnl
 
 	// Kepler's equation, Newton–Raphson with steps capped at 0.95 rad.
-	u := math.Mod(xl-nodem, twoPi)
+	u := math.Mod(xl-el.node, twoPi)
 	eo1 := u
 	tem5 := 9999.9
 	var sineo1, coseo1 float64
@@ -272,12 +339,12 @@ func (s *SGP4) Propagate(tsince float64) (r, v Vec3, err error) {
 	temp1 := 0.5 * wgs72J2 * temp
 	temp2 := temp1 * temp
 
-	mrt := rl*(1-1.5*temp2*betal*s.con41) + 0.5*temp1*s.x1mth2*cos2u
-	su -= 0.25 * temp2 * s.x7thm1 * sin2u
-	xnode := nodem + 1.5*temp2*cosip*sin2u
-	xinc := inclm + 1.5*temp2*cosip*sinip*cos2u
-	mvt := rdotl - nm*temp1*s.x1mth2*sin2u/xke
-	rvdot := rvdotl + nm*temp1*(s.x1mth2*cos2u+1.5*s.con41)/xke
+	mrt := rl*(1-1.5*temp2*betal*c.con41) + 0.5*temp1*c.x1mth2*cos2u
+	su -= 0.25 * temp2 * c.x7thm1 * sin2u
+	xnode := el.node + 1.5*temp2*c.cosi*sin2u
+	xinc := el.incl + 1.5*temp2*c.cosi*c.sini*cos2u
+	mvt := rdotl - nm*temp1*c.x1mth2*sin2u/xke
+	rvdot := rvdotl + nm*temp1*(c.x1mth2*cos2u+1.5*c.con41)/xke
 
 	// Orientation vectors.
 	sinsu, cossu := math.Sincos(su)
