@@ -15,9 +15,10 @@ type deepSpace struct {
 // jd1950 is the Julian date of 1950 January 0.0 UTC (1949-12-31T00:00Z),
 // the origin of the reference code's epoch in days. Like the reference,
 // the epoch goes through its float64 Julian date first: that rounds it to
-// 2^-31 day (40 µs), which the lunar-solar phases of very eccentric high
-// orbits turn into millimetres (23333, e = 0.97: 4 mm, 0.1 mm at epoch
-// once the rounding matches).
+// 2^-31 day (40 µs), and the lunar-solar phases of very eccentric high
+// orbits turn that into millimetres (23333, e = 0.97, differs from
+// tcppver.out by 4 mm at epoch from the exact epoch and by 0.1 mm with the
+// reference's rounding).
 const jd1950 = 2433281.5
 
 // dscomDayOffset turns days since 1950 Jan 0.0 into dscom's day, days

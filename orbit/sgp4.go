@@ -43,7 +43,14 @@ var (
 	ErrPerturbedEccentricity = errors.New("sgp4: perturbed eccentricity outside 0 ≤ e ≤ 1 [3]")
 	ErrSemiLatus             = errors.New("sgp4: semi-latus rectum < 0 [4]")
 	ErrDecayed               = errors.New("sgp4: satellite has decayed (radius < 1 Earth radius) [6]")
+	ErrTimeSpan              = errors.New("sgp4: time from epoch is not a number or beyond ±100 years")
 )
+
+// maxTsince bounds the time from epoch Propagate accepts, minutes (100
+// Julian years). Element sets are fitted over days; the bound keeps the
+// resonance integrator's 720-minute steps (at most 73,050) finite for any
+// input, NaN included.
+const maxTsince = 100 * 365.25 * minutesPerDay
 
 // deepSpacePeriod is the period from which SGP4 switches to its
 // deep-space (SDP4) branch (Vallado et al. 2006: 2π/no ≥ 225 min).
@@ -226,6 +233,9 @@ func deepInclCoefs(incl float64) inclCoefs {
 func (s *SGP4) Propagate(tsince float64) (r, v Vec3, err error) {
 	const x2o3 = 2.0 / 3.0
 	t := tsince
+	if !(math.Abs(t) <= maxTsince) {
+		return r, v, ErrTimeSpan
+	}
 	el, tempa, tempe, templ := s.secular(t)
 	if s.ds != nil {
 		s.ds.secular(t, &el)
