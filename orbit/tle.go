@@ -249,6 +249,11 @@ func (p *tleParser) satNum(f field) int {
 	return v
 }
 
+// MaxTLEs bounds the element sets ReadTLEs accepts from one file: above
+// the count of every catalogued object in orbit (tens of thousands), it
+// keeps a runaway file's memory to tens of megabytes.
+const MaxTLEs = 100_000
+
 // ReadTLEs reads element sets from r: pairs of lines 1 and 2, each pair
 // optionally preceded by a title line (the three-line form; a leading "0 "
 // is dropped). Blank lines and lines starting with '#' are skipped. name
@@ -275,6 +280,9 @@ func ReadTLEs(r io.Reader, name string) ([]TLE, error) {
 					at = n
 				}
 				return nil, fmt.Errorf("%s:%d: %w", name, at, err)
+			}
+			if len(out) == MaxTLEs {
+				return nil, fmt.Errorf("%s:%d: more than %d element sets (allowed: at most %d)", name, firstAt, MaxTLEs, MaxTLEs)
 			}
 			t.Name = title
 			out = append(out, t)

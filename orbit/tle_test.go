@@ -94,13 +94,31 @@ func TestOrbitReadTLEs(t *testing.T) {
 
 func FuzzOrbitParseTLE(f *testing.F) {
 	f.Add(issLine1, issLine2)
+	for _, c := range deepSets {
+		f.Add(c.line1, c.line2)
+	}
 	f.Fuzz(func(t *testing.T, l1, l2 string) {
 		tle, err := ParseTLE(l1, l2)
 		if err != nil {
 			return
 		}
-		if _, err := NewSGP4(tle); err == nil {
+		s, err := NewSGP4(tle)
+		if err != nil {
 			return
 		}
+		for _, ts := range []float64{-1e5, 1440, 1e6} {
+			_, _, _ = s.Propagate(ts)
+		}
 	})
+}
+
+func TestOrbitReadTLEsLimit(t *testing.T) {
+	set := issLine1 + "\n" + issLine2 + "\n"
+	if tles, err := ReadTLEs(strings.NewReader(strings.Repeat(set, 3)), "three.tle"); err != nil || len(tles) != 3 {
+		t.Fatalf("3 sets: %d, %v", len(tles), err)
+	}
+	_, err := ReadTLEs(strings.NewReader(strings.Repeat(set, MaxTLEs+1)), "many.tle")
+	if want := "many.tle:200001: more than 100000 element sets"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("err %v, want it to contain %q", err, want)
+	}
 }

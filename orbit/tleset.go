@@ -7,13 +7,14 @@ import (
 	"time"
 )
 
-// TLESet is a Source of satellites propagated from element sets with SGP4.
+// TLESet is a Source of satellites propagated from element sets with
+// SGP4 (SDP4 for periods of 225 min and more).
 type TLESet struct {
 	props []*SGP4
 }
 
-// NewTLESet prepares a propagator per element set; a set SGP4 cannot
-// propagate (deep space, decayed) is an error naming it.
+// NewTLESet prepares a propagator per element set; a set that fails at
+// its epoch (decayed, eccentricity out of range) is an error naming it.
 func NewTLESet(tles []TLE) (*TLESet, error) {
 	s := &TLESet{}
 	for i, t := range tles {

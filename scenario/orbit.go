@@ -23,16 +23,19 @@ var LossModelKinds = []string{"ptot"}
 // loss_model (ISL counts, handovers) and owd_source: orbit (propagation
 // delay), as `leolab orbit path` computes it.
 type OrbitPath struct {
-	From, To     string  // LAT,LON in degrees
-	Mode         string  // bentpipe or isl (orbit.ParseMode)
-	Policy       string  // highest, dwell or sticky (orbit.ParsePolicy)
-	Shell        string  // a Walker shell (orbit.ShellByName)
+	From, To string // LAT,LON in degrees
+	Mode     string // bentpipe or isl (orbit.ParseMode)
+	Policy   string // highest, dwell or sticky (orbit.ParsePolicy)
+	Shell    string // a Walker shell (orbit.ShellByName)
+	// TLE is a file of element sets (relative to the scenario file)
+	// propagated with SGP4/SDP4 instead of the Walker shell.
+	TLE          string
 	MinElevation float64 // degrees
 	// Slot is a fixed path's slot length; a Starlink path's slots are its
 	// reconfiguration intervals.
 	Slot time.Duration
 
-	minElGiven bool
+	minElGiven, shellGiven bool
 }
 
 // OWD sources of path.owd_source: the path's own model (a fixed path's
@@ -48,7 +51,7 @@ var OWDSources = []string{OWDModel, OWDOrbit}
 
 var (
 	lossModelFields = []string{"kind", "p_cap", "p_at", "p_ho", "p_gw", "p_isl", "handover_window"}
-	orbitFields     = []string{"from", "to", "mode", "policy", "shell", "min_elevation", "slot"}
+	orbitFields     = []string{"from", "to", "mode", "policy", "shell", "tle", "min_elevation", "slot"}
 )
 
 func (d *decoder) lossModel(n *yaml.Node, path string) *LossModel {
@@ -89,7 +92,9 @@ func (d *decoder) orbitPath(n *yaml.Node, path string) *OrbitPath {
 		case "policy":
 			o.Policy = d.str(v, f)
 		case "shell":
-			o.Shell = d.str(v, f)
+			o.Shell, o.shellGiven = d.str(v, f), true
+		case "tle":
+			o.TLE = d.str(v, f)
 		case "min_elevation":
 			o.MinElevation, o.minElGiven = d.float(v, f), true
 		case "slot":

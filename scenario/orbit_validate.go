@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"errors"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -140,13 +141,9 @@ func (s *Scenario) orbitConfig(o *OrbitPath, fail failFunc) (orbit.PathConfig, o
 	if !(o.MinElevation > 0 && o.MinElevation < 90) { // NaN too
 		return cfg, nil, fail("path.orbit.min_elevation", "%v: want 0 < degrees < 90 (omit for %g, seed 000)", o.MinElevation, orbit.DefaultMinElevation)
 	}
-	sh, err := orbit.ShellByName(o.Shell)
+	src, err := s.orbitSource(o, cfg.Mode, fail)
 	if err != nil {
-		return cfg, nil, fail("path.orbit.shell", "%v", err)
-	}
-	src, err := orbit.NewWalker(orbit.Epoch(), sh)
-	if err != nil {
-		return cfg, nil, fail("path.orbit.shell", "%v", err)
+		return cfg, nil, err
 	}
 	epoch := s.epoch()
 	var first time.Duration
@@ -171,6 +168,44 @@ func (s *Scenario) orbitConfig(o *OrbitPath, fail failFunc) (orbit.PathConfig, o
 	}
 	cfg.Start, cfg.Duration = epoch.Add(first), n*cfg.Slot
 	return cfg, src, nil
+}
+
+// orbitSource is path.orbit's satellites: the Walker shell, or the element
+// sets of path.orbit.tle propagated with SGP4/SDP4 (as `leolab orbit path
+// --tle` does).
+func (s *Scenario) orbitSource(o *OrbitPath, mode orbit.Mode, fail failFunc) (orbit.Source, error) {
+	if o.TLE == "" {
+		sh, err := orbit.ShellByName(o.Shell)
+		if err != nil {
+			return nil, fail("path.orbit.shell", "%v", err)
+		}
+		src, err := orbit.NewWalker(orbit.Epoch(), sh)
+		if err != nil {
+			return nil, fail("path.orbit.shell", "%v", err)
+		}
+		return src, nil
+	}
+	switch {
+	case o.shellGiven:
+		return nil, fail("path.orbit.tle", "and path.orbit.shell both name the satellites; give one")
+	case mode == orbit.ISL:
+		return nil, fail("path.orbit.mode", "isl needs a Walker shell's links; it cannot be used with tle (use mode bentpipe)")
+	}
+	name := s.resolve(o.TLE)
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, fail("path.orbit.tle", "%v", err)
+	}
+	defer f.Close()
+	tles, err := orbit.ReadTLEs(f, name)
+	if err != nil {
+		return nil, fail("path.orbit.tle", "%v", err)
+	}
+	set, err := orbit.NewTLESet(tles)
+	if err != nil {
+		return nil, fail("path.orbit.tle", "%s: %v", name, err)
+	}
+	return set, nil
 }
 
 // OrbitLoss returns the data direction's ptot slots of a validated
