@@ -39,7 +39,7 @@ func newOrbitPathCmd() *cobra.Command {
 		Long: `Print, per slot, the serving satellite, the route, its hops and its one-way
 propagation delay (seed 000 eq. 13: space legs at c, fibre at c/1.47) from a
 terminal at --from to a destination at --to, over Starlink shell 1 (Walker
-72×22, 550 km, 53°) or the satellites of a TLE file (SGP4).
+72×22, 550 km, 53°) or the satellites of a TLE file (SGP4/SDP4).
 
 bentpipe: terminal → serving satellite → the gateway it sees with the least
 delay → fibre (great circle) to the destination. isl: terminal → serving
@@ -61,7 +61,7 @@ destination → fibre. Satellites are usable above --min-elevation.`,
 	fl.DurationVar(&f.slot, "slot", orbit.DefaultSlot, "slot length: the serving satellite is chosen once per slot")
 	fl.StringVar(&f.mode, "mode", "bentpipe", "path: bentpipe or isl")
 	fl.StringVar(&f.policy, "policy", "highest", "serving satellite: highest (elevation), dwell (longest remaining), sticky")
-	fl.StringVar(&f.tle, "tle", "", "propagate the satellites of this TLE file with SGP4 instead of the Walker shell")
+	fl.StringVar(&f.tle, "tle", "", "propagate the satellites of this TLE file with SGP4/SDP4 instead of the Walker shell")
 	fl.StringVar(&f.gateways, "gateways", "", "gateway sites file (name,lat,lon a line) instead of the built-in table")
 	fl.StringVar(&f.shell, "shell", "starlink-1", "Walker shell without --tle ("+strings.Join(orbitShellNames(), ", ")+")")
 	fl.Float64Var(&f.minEl, "min-elevation", orbit.DefaultMinElevation, "minimum elevation in degrees (seed 000: 25)")
