@@ -312,20 +312,7 @@ func (s *SGP4) periodicState(am, nm float64, el meanElements, c inclCoefs) (r, v
 	aynl := el.em*math.Sin(el.argp) + temp*c.aycof
 	xl := el.m + el.argp + el.node + temp*c.xlcof*axnl
 
-	// Kepler's equation, Newton–Raphson with steps capped at 0.95 rad.
-	u := math.Mod(xl-el.node, twoPi)
-	eo1 := u
-	tem5 := 9999.9
-	var sineo1, coseo1 float64
-	for ktr := 1; math.Abs(tem5) >= 1e-12 && ktr <= 10; ktr++ {
-		sineo1, coseo1 = math.Sincos(eo1)
-		tem5 = 1 - coseo1*axnl - sineo1*aynl
-		tem5 = (u - aynl*coseo1 + axnl*sineo1 - eo1) / tem5
-		if math.Abs(tem5) >= 0.95 {
-			tem5 = math.Copysign(0.95, tem5)
-		}
-		eo1 += tem5
-	}
+	sineo1, coseo1 := solveKepler(math.Mod(xl-el.node, twoPi), axnl, aynl)
 
 	// Short-period periodics.
 	ecose := axnl*coseo1 + aynl*sineo1
@@ -375,4 +362,24 @@ func (s *SGP4) periodicState(am, nm float64, el meanElements, c inclCoefs) (r, v
 		return r, v, ErrDecayed
 	}
 	return r, v, nil
+}
+
+// solveKepler solves Kepler's equation in the reference code's
+// equinoctial form for the eccentric longitude E + ω, given its mean
+// u = M + ω and (axnl, aynl) = e(cos ω, sin ω): Newton–Raphson, at most 10
+// steps, each capped at 0.95 rad. It returns sin and cos of the solution's
+// last iterate.
+func solveKepler(u, axnl, aynl float64) (sineo1, coseo1 float64) {
+	eo1 := u
+	tem5 := 9999.9
+	for ktr := 1; math.Abs(tem5) >= 1e-12 && ktr <= 10; ktr++ {
+		sineo1, coseo1 = math.Sincos(eo1)
+		tem5 = 1 - coseo1*axnl - sineo1*aynl
+		tem5 = (u - aynl*coseo1 + axnl*sineo1 - eo1) / tem5
+		if math.Abs(tem5) >= 0.95 {
+			tem5 = math.Copysign(0.95, tem5)
+		}
+		eo1 += tem5
+	}
+	return sineo1, coseo1
 }
