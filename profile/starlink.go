@@ -125,6 +125,15 @@ type AQM struct {
 	AdaptDown     float64       `yaml:"adapt_down" range:"0.01,1"`
 	TargetLow     float64       `yaml:"target_low" range:"0,1"`
 	TargetHigh    float64       `yaml:"target_high" range:"0,1"`
+	// AvgTime, when positive, makes the queue the AQM acts on an
+	// exponentially weighted average of the shared queue with this time
+	// constant, as RED's avg (Floyd & Jacobson 1993, §4: the average, not
+	// the instantaneous queue, so that a transient burst is not dropped),
+	// with the weight of each arrival 1-exp(-dt/AvgTime) so that it does
+	// not depend on the packet rate and decays over idle time (Floyd &
+	// Jacobson's idle correction). 0 is the instantaneous queue (seed
+	// 001's model). Not with per_flow.
+	AvgTime time.Duration `yaml:"avg_time" range:"0s,60s"`
 }
 
 // Outage is the service interruption at each reconfiguration boundary.

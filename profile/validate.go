@@ -50,6 +50,9 @@ func (a *Access) validate(dir string, period interface{ Seconds() float64 }) err
 	if q.MinPackets >= q.MaxPackets {
 		return fmt.Errorf("%s.aqm.min_packets: %d out of range (allowed: 0..aqm.max_packets-1 = %d)", dir, q.MinPackets, q.MaxPackets-1)
 	}
+	if q.AvgTime > 0 && q.PerFlow {
+		return fmt.Errorf("%s.aqm.avg_time: %v with aqm.per_flow: true (allowed: 0s when per_flow; the average is of the shared queue)", dir, q.AvgTime)
+	}
 	if q.Mode == "adaptive" {
 		if q.MaxProbFloor > q.MaxProb || q.MaxProb > q.MaxProbCap {
 			return fmt.Errorf("%s.aqm.max_prob: %g out of range (allowed: aqm.max_prob_floor %g..aqm.max_prob_cap %g)", dir, q.MaxProb, q.MaxProbFloor, q.MaxProbCap)

@@ -1,6 +1,7 @@
 package starlink
 
 import (
+	"math"
 	"time"
 
 	"github.com/leolab/leolab/profile"
@@ -29,6 +30,10 @@ type aqm struct {
 	sum        float64 // queue samples this interval
 	samples    int
 	nextAdjust time.Duration
+	// avg is RED's averaged queue (profile.AQM.AvgTime > 0), updated at
+	// each arrival at avgAt.
+	avg   float64
+	avgAt time.Duration
 }
 
 func newAQM(cfg profile.AQM, limit int) aqm {
@@ -42,9 +47,25 @@ func newAQM(cfg profile.AQM, limit int) aqm {
 	}
 }
 
-// prob is the drop probability for an arrival that finds q packets.
-func (a *aqm) prob(q int) float64 {
-	x := float64(q-a.cfg.MinPackets) / a.span
+// queue is the queue the AQM acts on for an arrival at now that finds q
+// packets: q itself, or RED's average of it with time constant avg_time.
+// The weight 1-exp(-dt/avg_time) of the new sample is RED's w_q for an
+// arrival dt after the previous one; over idle time the average decays
+// toward the (empty) queue, as RED's idle correction intends.
+func (a *aqm) queue(now time.Duration, q int) float64 {
+	if a.cfg.AvgTime <= 0 {
+		return float64(q)
+	}
+	w := -math.Expm1(-float64(now-a.avgAt) / float64(a.cfg.AvgTime))
+	a.avg += w * (float64(q) - a.avg)
+	a.avgAt = now
+	return a.avg
+}
+
+// prob is the drop probability for an arrival that finds q packets (or,
+// with avg_time, an average of q packets).
+func (a *aqm) prob(q float64) float64 {
+	x := (q - float64(a.cfg.MinPackets)) / a.span
 	if x <= 0 {
 		return 0
 	}

@@ -158,8 +158,46 @@ func TestAQMAdapt(t *testing.T) {
 	}
 	lin := newAQM(p.Uplink.AQM, p.Uplink.Queue.LimitPackets)
 	for q, want := range map[int]float64{0: 0, 100: 0.1, 250: 0.25, 1000: 1, 3000: 1} {
-		if got := lin.prob(q); math.Abs(got-want) > 1e-12 {
+		if got := lin.prob(float64(q)); math.Abs(got-want) > 1e-12 {
 			t.Errorf("uplink prob(%d) = %v, want %v", q, got, want)
 		}
+	}
+}
+
+// With avg_time the AQM acts on RED's time-weighted average of the queue:
+// a 5 ms burst of 100 packets moves a 100 ms average by 1-e^-0.05 of its
+// height (~4.9 packets, below min_packets: no drop), a standing queue of
+// 100 packets is reached within e^-10 after 1 s, and an idle second
+// decays the average by e^-10 again (RED's idle correction).
+func TestAQMAverage(t *testing.T) {
+	p := mustProfile(t, "", map[string]any{"downlink.aqm.min_packets": 10, "downlink.aqm.avg_time": "100ms"})
+	a := newAQM(p.Downlink.AQM, p.Downlink.Queue.LimitPackets)
+	step := 100 * time.Microsecond
+	now := time.Duration(0)
+	var avg float64
+	for ; now < 5*time.Millisecond; now += step {
+		avg = a.queue(now, 100)
+	}
+	if want := 100 * -math.Expm1(-float64(now-step)/float64(100*time.Millisecond)); math.Abs(avg-want) > 1e-6 {
+		t.Errorf("average after a 5 ms burst of 100 packets = %.4f, want %.4f", avg, want)
+	}
+	if pr := a.prob(avg); pr != 0 {
+		t.Errorf("drop probability %.4f after a 5 ms burst, want 0 (average below min_packets 10)", pr)
+	}
+	for end := now + time.Second; now < end; now += step {
+		avg = a.queue(now, 100)
+	}
+	if math.Abs(avg-100) > 100*math.Exp(-10) {
+		t.Errorf("average after 1 s at 100 packets = %.6f, want 100 within %.4f", avg, 100*math.Exp(-10))
+	}
+	if pr := a.prob(avg); pr <= 0 {
+		t.Errorf("drop probability 0 at a standing 100-packet average, want > 0")
+	}
+	if avg = a.queue(now+time.Second, 0); avg > 100*math.Exp(-10)+1e-9 {
+		t.Errorf("average after 1 s idle = %.6f, want ≤ %.6f", avg, 100*math.Exp(-10))
+	}
+	inst := newAQM(p.Uplink.AQM, p.Uplink.Queue.LimitPackets) // avg_time 0
+	if q := inst.queue(time.Second, 37); q != 37 {
+		t.Errorf("instantaneous AQM queue = %v, want 37", q)
 	}
 }

@@ -144,7 +144,7 @@ func (l *Link) admit(now time.Duration, p *packet.Packet) {
 	if l.dir.AQM.PerFlow {
 		q = l.buf.flowLen(p.Flow)
 	}
-	if pr := l.aqm.prob(q); pr > 0 && l.rng.Float64() < pr {
+	if pr := l.aqm.prob(l.aqm.queue(now, q)); pr > 0 && l.rng.Float64() < pr {
 		l.drop(now, p, link.DropAQM)
 		return
 	}
