@@ -30,7 +30,13 @@ type Delays struct {
 }
 
 // At returns the delay of a packet entering at t since the trace's start
-// (delay_queue.cc: index (t / interval) mod n).
+// (delay_queue.cc: index (t / interval) mod n). The trace is a step
+// function: a line's delay holds for its whole interval, with no
+// interpolation towards the next line, and every interval has one (a
+// delay trace has no gaps: line i is interval i). LeoReplayer reads its
+// clock in whole milliseconds (timestamp.cc, raw_timestamp), so its packet
+// entering at 12.7 ms leaves at 12 ms + delay; ours leaves at 12.7 ms +
+// delay, the trace's delay exactly.
 func (d *Delays) At(t time.Duration) time.Duration {
 	return d.D[(t/d.Interval)%time.Duration(len(d.D))]
 }

@@ -153,3 +153,64 @@ func TestOrbitPathGatewaysFile(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
 }
+
+// wantOneLineBadInput runs the CLI and wants exit 2 with a one-line
+// message holding every part of want.
+func wantOneLineBadInput(t *testing.T, args []string, want ...string) {
+	t.Helper()
+	code, out, stderr := runCLI(args...)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if code != exitBadInput || len(lines) != 1 {
+		t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and one line", args, code, out, stderr)
+		return
+	}
+	for _, w := range want {
+		if !strings.Contains(lines[0], w) {
+			t.Errorf("%v: stderr %q; want it to contain %q", args, lines[0], w)
+		}
+	}
+}
+
+// Issue 22's acceptance 5 for orbits, through sim and emu (which refuse at
+// parse time, before any namespace): a scenario whose TLE file has a bad
+// checksum, and one naming an unknown shell; each is one line naming the
+// scenario's file and line, the field, the TLE file's line and column, and
+// what is allowed.
+func TestBadOrbitScenarioCLI(t *testing.T) {
+	dir := t.TempDir()
+	good, err := os.ReadFile("../../examples/orbit/starlink-like.tle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Break the checksum of the first element set's line 1 (file line 13).
+	lines := strings.Split(string(good), "\n")
+	if !strings.HasPrefix(lines[12], "1 90001U") || len(lines[12]) != 69 {
+		t.Fatalf("starlink-like.tle line 13 is %q, want the first set's line 1", lines[12])
+	}
+	sum := lines[12][68]
+	lines[12] = lines[12][:68] + string('0'+(sum-'0'+1)%10)
+	if err := os.WriteFile(filepath.Join(dir, "bad.tle"), []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scen := func(name, orbit string) string {
+		p := filepath.Join(dir, name)
+		text := "version: 1\nduration: 1s\npath:\n  profile: fixed\n  rate: 100Mbps\n  rtt: 20ms\n" +
+			"  orbit: {from: \"-37.85,145.11\", to: \"-33.87,151.21\", " + orbit + "}\n  owd_source: orbit\nflows: [{cca: cubic}]\n"
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	tle := scen("tle.yaml", "tle: bad.tle")
+	shell := scen("shell.yaml", "shell: starlink-9")
+	for _, engine := range []string{"sim", "emu"} {
+		wantOneLineBadInput(t, []string{engine, "-f", tle}, tle+":7: path.orbit.tle: ",
+			filepath.Join(dir, "bad.tle")+":13: tle line 1 column 69 (checksum): got ", "the line sums to "+string(sum))
+		wantOneLineBadInput(t, []string{engine, "-f", shell}, shell+":7: path.orbit.shell: ",
+			`unknown shell "starlink-9" (allowed: starlink-1, `)
+	}
+	wantOneLineBadInput(t, []string{"orbit", "path", "--from", "-37.85,145.11", "--to", "-33.87,151.21", "--tle", filepath.Join(dir, "bad.tle")},
+		"--tle "+filepath.Join(dir, "bad.tle")+":13: tle line 1 column 69 (checksum)")
+	wantOneLineBadInput(t, []string{"orbit", "path", "--from", "-37.85,145.11", "--to", "-33.87,151.21", "--shell", "starlink-9"},
+		`--shell: unknown shell "starlink-9" (allowed: starlink-1, `)
+}

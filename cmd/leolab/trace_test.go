@@ -94,3 +94,43 @@ func TestTraceExportBadInput(t *testing.T) {
 		}
 	}
 }
+
+// Issue 22's acceptance 5 for traces, through sim and emu (which refuse at
+// parse time): a delivery-opportunity trace whose times go back (Mahimahi's
+// and LeoReplayer's bandwidth files) and a delay trace with a line that is
+// not a delay; each is one line naming the trace file and line, what is
+// allowed, and the scenario field that named the file.
+func TestBadTraceScenarioCLI(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"ok.txt": "1\n2\n3\n4\n", "back.txt": "1\n2\n7\n7\n5\n8\n",
+		"delay.txt": "10\n11\n", "baddelay.txt": "10\n11\nslow\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	scen := func(name, tr string) string {
+		p := filepath.Join(dir, name)
+		text := "version: 1\nduration: 1s\npath:\n  profile: trace\n  trace: " + tr + "\nflows: [{cca: cubic}]\n"
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	back := filepath.Join(dir, "back.txt") + ":5: 5 ms after 7 ms on line 4: timestamps must be non-decreasing (each line >= the one before)"
+	cases := []struct {
+		file string
+		want []string
+	}{
+		{scen("mm.yaml", "{format: mahimahi, uplink: back.txt, downlink: ok.txt}"), []string{back, "(path.trace.uplink of "}},
+		{scen("leo.yaml", "{format: leoreplayer, uplink: ok.txt, downlink: back.txt, delay: delay.txt}"), []string{back, "(path.trace.downlink of "}},
+		{scen("delay.yaml", "{format: leoreplayer, uplink: ok.txt, downlink: ok.txt, delay: baddelay.txt}"),
+			[]string{filepath.Join(dir, "baddelay.txt") + `:3: "slow" is not a delay (allowed: a number of milliseconds in [0, 600000], one per line)`}},
+	}
+	for _, c := range cases {
+		for _, engine := range []string{"sim", "emu"} {
+			wantOneLineBadInput(t, []string{engine, "-f", c.file}, append(c.want, c.file)...)
+		}
+	}
+}

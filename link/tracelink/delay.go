@@ -11,7 +11,8 @@ import (
 
 // DelayLine delays every packet by a LeoReplayer delay trace
 // (delay_queue.cc, DelayQueue::read_packet): a packet entering at t leaves
-// at t + d.At(t). Packets leave in order of that time, so a delay that
+// at t + d.At(t), the interval's delay held over the whole interval
+// (trace.Delays.At). Packets leave in order of that time, so a delay that
 // falls by more than the spacing of two packets reorders them, as
 // LeoReplayer's priority queue does; packets due at the same time leave in
 // the order they came (LeoReplayer's heap leaves that open; ours is
