@@ -161,7 +161,7 @@ func checkChecksum(n int, l string) error {
 		return &TLEError{n, tleLineLen, fChecksum.name, fmt.Sprintf("%q is not a digit", c)}
 	}
 	if int(c-'0') != sum%10 {
-		return &TLEError{n, tleLineLen, fChecksum.name, fmt.Sprintf("got %c, the line sums to %d", c, sum%10)}
+		return &TLEError{n, tleLineLen, fChecksum.name, fmt.Sprintf("got %c, want %d (allowed: the sum of the line's digits, each - counting 1, mod 10)", c, sum%10)}
 	}
 	return nil
 }

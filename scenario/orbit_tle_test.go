@@ -88,7 +88,7 @@ func TestOrbitTLEBadInput(t *testing.T) {
 		{"missing", orb + `tle: nope.tle}`,
 			"scen.yaml:7: path.orbit.tle: open " + filepath.Join(dir, "nope.tle") + ": no such file or directory"},
 		{"checksum", orb + `tle: bad.tle}`,
-			"scen.yaml:7: path.orbit.tle: " + filepath.Join(dir, "bad.tle") + ":13: tle line 1 column 69 (checksum): got 2, the line sums to 1"},
+			"scen.yaml:7: path.orbit.tle: " + filepath.Join(dir, "bad.tle") + ":13: tle line 1 column 69 (checksum): got 2, want 1 (allowed: the sum of the line's digits, each - counting 1, mod 10)"},
 		{"empty", orb + `tle: empty.tle}`,
 			"path.orbit.tle: " + filepath.Join(dir, "empty.tle") + ": no element sets"},
 	} {

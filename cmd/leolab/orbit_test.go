@@ -205,7 +205,7 @@ func TestBadOrbitScenarioCLI(t *testing.T) {
 	shell := scen("shell.yaml", "shell: starlink-9")
 	for _, engine := range []string{"sim", "emu"} {
 		wantOneLineBadInput(t, []string{engine, "-f", tle}, tle+":7: path.orbit.tle: ",
-			filepath.Join(dir, "bad.tle")+":13: tle line 1 column 69 (checksum): got ", "the line sums to "+string(sum))
+			filepath.Join(dir, "bad.tle")+":13: tle line 1 column 69 (checksum): got ", "want "+string(sum)+" (allowed: the sum")
 		wantOneLineBadInput(t, []string{engine, "-f", shell}, shell+":7: path.orbit.shell: ",
 			`unknown shell "starlink-9" (allowed: starlink-1, `)
 	}
