@@ -17,6 +17,8 @@ type Data struct {
 	// BaseRTTMs is the LeoEM path's round-trip propagation (2 × the path
 	// file's one-way delay) per second of a LeoEM run, from its start.
 	BaseRTTMs []float64
+	// BaseDown marks the seconds of BaseRTTMs the path is down.
+	BaseDown []bool
 	// Findings collects the numbers the verdicts use, by key (findings.go).
 	Findings map[string]metrics.Estimate
 }
@@ -34,10 +36,10 @@ func Load(ctx context.Context, st *campaign.Store, parts []*Part) (*Data, error)
 			d.Results[r.ID] = res
 		}
 		if d.BaseRTTMs == nil {
-			if rtt, ok, err := leoemBaseRTT(p); err != nil {
+			if rtt, down, ok, err := leoemBaseRTT(p); err != nil {
 				return nil, err
 			} else if ok {
-				d.BaseRTTMs = rtt
+				d.BaseRTTMs, d.BaseDown = rtt, down
 			}
 		}
 	}

@@ -17,36 +17,37 @@ import (
 const leoemRateMbps = 150
 
 // leoemBaseRTT reads a LeoEM part's path file back: 2 × its one-way delay
-// per second from the run's offset, ms; ok is false for other parts.
-func leoemBaseRTT(p *Part) ([]float64, bool, error) {
+// per second from the run's offset, ms, and the seconds the path is down;
+// ok is false for other parts.
+func leoemBaseRTT(p *Part) (rtt []float64, down []bool, ok bool, err error) {
 	df, ok := p.Campaign.Path["delay_file"].(map[string]any)
 	if !ok {
-		return nil, false, nil
+		return nil, nil, false, nil
 	}
 	name, _ := df["file"].(string)
 	offset, err := time.ParseDuration(fmt.Sprint(df["offset"]))
 	if err != nil {
-		return nil, false, fmt.Errorf("paper002: %s: delay_file.offset: %w", p.File, err)
+		return nil, nil, false, fmt.Errorf("paper002: %s: delay_file.offset: %w", p.File, err)
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, false, fmt.Errorf("paper002: %w", err)
+		return nil, nil, false, fmt.Errorf("paper002: %w", err)
 	}
 	defer f.Close()
 	pl, err := schedule.ReadLeoEM(name, f)
 	if err != nil {
-		return nil, false, fmt.Errorf("paper002: %w", err)
+		return nil, nil, false, fmt.Errorf("paper002: %w", err)
 	}
 	first := int(offset / pl.Step)
 	n := int(p.Campaign.Duration / pl.Step)
 	if first+n > len(pl.OWD) {
-		return nil, false, fmt.Errorf("paper002: %s: offset %v + %v beyond the path file", p.File, offset, p.Campaign.Duration)
+		return nil, nil, false, fmt.Errorf("paper002: %s: offset %v + %v beyond the path file", p.File, offset, p.Campaign.Duration)
 	}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = 2 * pl.OWD[first+i] * 1e3
+	rtt, down = make([]float64, n), make([]bool, n)
+	for i := range rtt {
+		rtt[i], down[i] = 2*pl.OWD[first+i]*1e3, pl.Down[first+i]
 	}
-	return out, true, nil
+	return rtt, down, true, nil
 }
 
 // baseRTTMean is the LeoEM path's mean base RTT over a run, ms.

@@ -3,10 +3,12 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/leolab/leolab/campaign"
+	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/paper002"
 	"github.com/leolab/leolab/report"
 	"github.com/spf13/cobra"
@@ -15,11 +17,14 @@ import (
 // runReproduce002 is `leolab reproduce --paper 002`: seed 002's campaigns
 // (package paper002) run into one store, locally or on NATS workers, and
 // read back into DIR/report.html with a section per figure and the verdict
-// on each of the paper's five findings.
+// on each of the paper's five findings. With --engine emu the figures the
+// emulator runs go live with kernel TCP (paper002/live.go) and the report
+// says which stayed on sim and why.
 func runReproduce002(cmd *cobra.Command, f *reproduceFlags) error {
 	if f.quick && f.full {
 		return badInput("reproduce: --quick and --full exclude each other")
 	}
+	live := f.engine == campaign.EngineEmu
 	if len(f.cities)+len(f.directions)+len(f.kinds) > 0 {
 		return badInput("reproduce --paper 002: --cities, --directions and --kinds apply to --paper 000 only")
 	}
@@ -30,6 +35,9 @@ func runReproduce002(cmd *cobra.Command, f *reproduceFlags) error {
 		f.out = "reproduce-002-quick"
 		if f.full {
 			f.out = "reproduce-002-full"
+		}
+		if live {
+			f.out = "reproduce-002-emu"
 		}
 	}
 	if f.exec.store == "" {
@@ -42,10 +50,16 @@ func runReproduce002(cmd *cobra.Command, f *reproduceFlags) error {
 	if err != nil {
 		return fmt.Errorf("output directory: %w", err)
 	}
-	parts, err := paper002.Plan(paper002.Options{Full: f.full, Dir: dir, Runs: f.runs, Duration: f.duration,
+	parts, err := paper002.Plan(paper002.Options{Full: f.full, Engine: f.engine, Dir: dir, Runs: f.runs, Duration: f.duration,
 		Figures: f.figures, CCAs: f.ccas})
 	if err != nil {
 		return usageError{err}
+	}
+	if live {
+		if err := netns.Available(); err != nil {
+			return fmt.Errorf("reproduce --paper 002 --engine emu: %w", err)
+		}
+		fmt.Fprintln(cmd.ErrOrStderr(), "leolab: --engine emu: "+paper002.LiveNote(parts))
 	}
 	var runs []campaign.Run
 	for _, p := range parts {
@@ -71,6 +85,9 @@ func runReproduce002(cmd *cobra.Command, f *reproduceFlags) error {
 	if f.full {
 		size = "--full"
 	}
+	if live {
+		size += " --engine emu"
+	}
 	rep, err := paper002.Report(d, parts, []report.Meta{{Key: "leolab", Value: versionString()},
 		{Key: "command", Value: "leolab reproduce --paper 002 " + size}, {Key: "store", Value: st.Path()}})
 	if err != nil {
@@ -85,5 +102,33 @@ func runReproduce002(cmd *cobra.Command, f *reproduceFlags) error {
 	}
 	w.Flush()
 	fmt.Fprintf(out, "report: %s\n", filepath.Join(f.out, report.HTMLFile))
+	if live {
+		return liveVerdict002(out, d, parts)
+	}
+	return nil
+}
+
+// liveVerdict002 prints the live runs' physical checks outside their
+// bounds; one outside with the host quiet fails the command (exit 1), as
+// a quantity outside its tolerance fails --paper 001.
+func liveVerdict002(out io.Writer, d *paper002.Data, parts []*paper002.Part) error {
+	checks, err := d.LiveChecks(parts)
+	if err != nil {
+		return err
+	}
+	quiet := 0
+	for _, c := range checks {
+		if !c.OK() && !c.Stalled {
+			quiet++
+		}
+	}
+	fails := paper002.LiveFailures(checks)
+	for _, l := range fails {
+		fmt.Fprintln(out, "outside its bound: "+l)
+	}
+	fmt.Fprintf(out, "live checks: %d, %d outside their bound (%d with the host quiet)\n", len(checks), len(fails), quiet)
+	if quiet > 0 {
+		return fmt.Errorf("reproduce --paper 002 --engine emu: %d live checks outside their bound with the host quiet (the report lists them)", quiet)
+	}
 	return nil
 }
