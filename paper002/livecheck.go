@@ -65,7 +65,7 @@ func (d *Data) LiveChecks(parts []*Part) ([]LiveCheck, error) {
 			case "fig1", "fig2":
 				rc.leoem()
 			case "fig9c":
-				rc.aqm(r.Sweep)
+				rc.aqm(r.CCAs[0], r.Sweep)
 			}
 			out = append(out, rc.out...)
 		}
@@ -152,7 +152,7 @@ func (rc *runChecks) leoem() {
 }
 
 // aqm: Fig. 9(c)'s five flows against their discipline.
-func (rc *runChecks) aqm(point []campaign.Setting) {
+func (rc *runChecks) aqm(cca string, point []campaign.Setting) {
 	disc := (&cell{Point: point}).value(keyDiscipline)
 	limit, err := queueLimit(rc.p)
 	if err != nil {
@@ -168,7 +168,7 @@ func (rc *runChecks) aqm(point []campaign.Setting) {
 	drain := limit * 1500 * 8 / (rc.rate * 1e6) * 1e3 // ms to serve a full queue
 	for _, f := range rc.res.Flows {
 		m := meanSRTT(f, 0, 0)
-		if tgt, ok := aqmTargetMs[disc]; ok {
+		if tgt, ok := aqmTargetMs[disc]; ok && lossBased[cca] {
 			rc.add(fmt.Sprintf("flow %d mean sRTT", f.ID), m, math.NaN(), aqmBaseRTTMs+tgt+aqmSlack, "ms",
 				fmt.Sprintf("%s holds the sojourn near its %g ms target: base %g ms + target + %g ms", disc, tgt, aqmBaseRTTMs, aqmSlack))
 			continue

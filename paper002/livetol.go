@@ -57,7 +57,12 @@ const (
 	// RTT plus its AQM's target sojourn (CoDel's 5 ms, RFC 8289 §4.4;
 	// PIE's 15 ms, RFC 8033 §4.1): the controllers let the sojourn above
 	// target for an interval (100 ms) before they act, and slow start's
-	// overshoot passes through (10 ms).
+	// overshoot passes through (10 ms). The bound holds for senders
+	// that back off on a drop (lossBased): BBR v1 does not (its window is
+	// twice its BDP estimate whatever it loses, tcp_bbr.c), so five BBR v1
+	// flows keep a standing queue that CoDel's and PIE's drops do not
+	// drain — the simulator's bbr1 does the same (116 ms of mean sRTT
+	// under CoDel) — and only the queue's drain time bounds their RTT.
 	aqmSlack = 10.0 // ms
 	// liveStall is the longest pump gap the checks above allow for: 5 ms
 	// at 150 Mbit/s is 62 packets held and released late, 0.5 % of a 1 s
@@ -70,6 +75,10 @@ var aqmTargetMs = map[string]float64{
 	"codel": 5, "fq_codel": 5, "cake": 5, // RFC 8289 §4.4 TARGET; CAKE's COBALT takes CoDel's
 	"pie": 15, "fq_pie": 15, // RFC 8033 §4.1 QDELAY_REF; sch_fq_pie's default target
 }
+
+// lossBased are the schemes whose window halves (or shrinks by β) on a
+// drop, the senders an AQM's drops control (aqmSlack).
+var lossBased = map[string]bool{"cubic": true, "reno": true}
 
 // fairQueueing are the disciplines whose bulk flows split the link
 // max–min fairly (jainFloor).
