@@ -118,16 +118,27 @@ func TestLiveChecksHoldOnTheModel(t *testing.T) {
 	}
 	keepDisciplines(parts, "droptail", "codel", "pie", "fq_codel", "cake")
 	d := runPlan(t, parts, campaign.Sim{})
+	probe, ok, err := PathProbe(parts)
+	if err != nil || !ok {
+		t.Fatalf("path probe: %v %v", ok, err)
+	}
+	if d.Probe, err = (campaign.Sim{}).Run(context.Background(), probe); err != nil {
+		t.Fatal(err)
+	}
 	checks, err := d.LiveChecks(parts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range checks {
+		if strings.HasPrefix(c.What, "probe:") {
+			t.Logf("sim: %s = %.4g, want %s", c.What, c.Value, c.Bound())
+		}
 		if !c.OK() {
 			t.Errorf("the simulator breaks a live check: %s %s: %s = %.4g, want %s (%s)", c.Figure, c.Run, c.What, c.Value, c.Bound(), c.Why)
 		}
 	}
-	for _, want := range []string{"aggregate goodput", "aggregate goodput, second half", "flow 0 min RTT", "flow 0 sRTT − base RTT", "flow 4 mean sRTT", "Jain's index"} {
+	for _, want := range []string{"aggregate goodput", "aggregate goodput, second half", "flow 0 min RTT", "flow 0 sRTT − base RTT", "flow 4 mean sRTT", "Jain's index",
+		"probe: worst per-second median", "probe: seconds measured", "probe: packets lost"} {
 		if !slices.ContainsFunc(checks, func(c LiveCheck) bool { return strings.HasPrefix(c.What, want) }) {
 			t.Errorf("no %q check", want)
 		}
@@ -177,6 +188,23 @@ func TestLiveChecksHoldOnTheModel(t *testing.T) {
 			t.Errorf("%s: breaking %q fails no check", c.fig, c.what)
 		}
 	}
+	// A path half a millisecond longer than the file in second 3, and a
+	// lost packet, fail the probe's checks.
+	pr := *d.Probe
+	pr.Flows = slices.Clone(pr.Flows)
+	pr.Flows[0].Packets = slices.Clone(pr.Flows[0].Packets)
+	for i, p := range pr.Flows[0].Packets {
+		if int(p.SentS) == 3 {
+			pr.Flows[0].Packets[i].OWDMs += 0.5
+		}
+	}
+	pr.Flows[0].Packets[100].OWDMs = -1
+	d.Probe = &pr
+	for _, c := range d.probeChecks() {
+		if c.OK() != strings.HasPrefix(c.What, "probe: seconds") {
+			t.Errorf("broken probe: %s = %.4g within %s: %v", c.What, c.Value, c.Bound(), c.OK())
+		}
+	}
 }
 
 // needLive skips without what the emulator needs (root, namespaces, TUN)
@@ -220,19 +248,30 @@ func TestLiveStudyChecks(t *testing.T) {
 		}
 		start := time.Now()
 		d := runPlan(t, parts, campaign.Emu{})
+		probe, ok, err := PathProbe(parts)
+		if err != nil || !ok {
+			t.Fatalf("path probe: %v %v", ok, err)
+		}
+		if d.Probe, err = (campaign.Emu{}).Run(t.Context(), probe); err != nil {
+			t.Fatal(err)
+		}
 		checks, err := d.LiveChecks(parts)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var gap time.Duration
+		var probeLog []string
 		for _, c := range checks {
 			gap = max(gap, c.PumpGap)
+			if strings.HasPrefix(c.What, "probe:") {
+				probeLog = append(probeLog, fmt.Sprintf("%s = %.4g", c.What, c.Value))
+			}
 			if !c.OK() {
 				a.Errorf("%s %s: %s = %.4g %s, want %s (%s)", c.Figure, c.Run, c.What, c.Value, c.Unit, c.Bound(), c.Why)
 			}
 		}
 		a.Stall("pump gap max", gap, liveStall)
-		if len(checks) < 2*4+3*6 {
+		if len(checks) < 2*4+3*6+3 {
 			a.Errorf("%d checks", len(checks))
 		}
 		ran := time.Since(start)
@@ -243,8 +282,8 @@ func TestLiveStudyChecks(t *testing.T) {
 		if !hasSection(rep, "Engine: the live emulator") {
 			a.Errorf("the report has no live section")
 		}
-		t.Logf("run %d: %d live checks in %v (report %v), pump gap max %v; fig1 %s", a.N, len(checks), ran.Round(time.Second),
-			(time.Since(start) - ran).Round(time.Millisecond), gap, fig1Summary(d, parts))
+		t.Logf("run %d: %d live checks in %v, pump gap max %v; fig1 %s; %s", a.N, len(checks), ran.Round(time.Second),
+			gap, fig1Summary(d, parts), strings.Join(probeLog, "; "))
 	})
 }
 

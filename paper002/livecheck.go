@@ -70,7 +70,7 @@ func (d *Data) LiveChecks(parts []*Part) ([]LiveCheck, error) {
 			out = append(out, rc.out...)
 		}
 	}
-	return out, nil
+	return append(out, d.probeChecks()...), nil
 }
 
 // runChecks collects one run's checks.

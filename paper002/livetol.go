@@ -38,6 +38,10 @@ const (
 	// receiver's ACK scheduling and a packet or two of queue).
 	minRTTBelow = 0.2 // ms
 	minRTTAbove = 3.0 // ms
+	// owdTolerance bounds the path probe's median one-way delay of a
+	// second against the path file's: the pump's release error (p99 <
+	// 200 µs on a quiet host; emu's TestLiveLeoEMReplay allows the same).
+	owdTolerance = 0.2 // ms
 	// srttBelow bounds an interval's smoothed RTT under the least base RTT
 	// of the seconds it may still average (its own and the one before:
 	// RFC 6298's gain of 1/8 per sample forgets a second-old path within

@@ -11,6 +11,7 @@ import (
 	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/paper002"
 	"github.com/leolab/leolab/report"
+	"github.com/leolab/leolab/result"
 	"github.com/spf13/cobra"
 )
 
@@ -81,6 +82,11 @@ func runReproduce002(cmd *cobra.Command, f *reproduceFlags) error {
 	if err != nil {
 		return err
 	}
+	if live {
+		if d.Probe, err = runPathProbe(cmd, parts); err != nil {
+			return err
+		}
+	}
 	size := "--quick"
 	if f.full {
 		size = "--full"
@@ -106,6 +112,25 @@ func runReproduce002(cmd *cobra.Command, f *reproduceFlags) error {
 		return liveVerdict002(out, d, parts)
 	}
 	return nil
+}
+
+// runPathProbe runs the live study's probe over the LeoEM path (not
+// stored: the store keeps no probe packets), nil when there is none.
+func runPathProbe(cmd *cobra.Command, parts []*paper002.Part) (*result.Result, error) {
+	r, ok, err := paper002.PathProbe(parts)
+	if err != nil || !ok {
+		return nil, err
+	}
+	fmt.Fprintln(cmd.ErrOrStderr(), "leolab: probing the LeoEM path live (a 1 Mbit/s CBR stream, one-way delay per second against the path file)")
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	res, err := campaign.Emu{}.Run(ctx, r)
+	if err != nil {
+		return nil, fmt.Errorf("reproduce --paper 002: path probe: %w", err)
+	}
+	return res, nil
 }
 
 // liveVerdict002 prints the live runs' physical checks outside their
