@@ -36,7 +36,7 @@ func Report(d *Data, parts []*Part, meta []report.Meta) (*report.Report, error) 
 		}
 	}
 	// Findings come first but use every figure's numbers.
-	r.Sections = append(r.Sections, d.findingsSection())
+	r.Sections = append(r.Sections, d.findingsSection(onEmu))
 	if onEmu {
 		checks, err := d.LiveChecks(parts)
 		if err != nil {
