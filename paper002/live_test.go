@@ -50,6 +50,20 @@ func TestPlanLive(t *testing.T) {
 	if n := runCount(parts); n != 6+48 {
 		t.Errorf("%d runs", n)
 	}
+	// The other live figures plan too, fig3/fig4 at their fixed 120 s.
+	more, err := Plan(Options{Engine: EngineEmu, Dir: t.TempDir(), Figures: []string{"fig2", "fig3", "fig4", "loss"}})
+	if err != nil || len(more) != 4 {
+		t.Fatalf("%d parts, %v", len(more), err)
+	}
+	for _, p := range more {
+		want := p.Figures[0].LiveDuration
+		if want == 0 {
+			want = 120 * time.Second
+		}
+		if p.Campaign.Engine != EngineEmu || p.Campaign.Duration != want || !slices.Equal(p.Campaign.Axes.CCA, LiveCCAs) {
+			t.Errorf("%s: engine %s, %v, ccas %v", p.File, p.Campaign.Engine, p.Campaign.Duration, p.Campaign.Axes.CCA)
+		}
+	}
 	for _, c := range []struct {
 		opt  Options
 		want string
