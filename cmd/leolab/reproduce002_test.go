@@ -116,4 +116,5 @@ func TestReproduce002EmuLive(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
+	checkRendered(t, dir, 2) // fig1's goodput and RTT
 }
