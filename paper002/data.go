@@ -27,6 +27,10 @@ type Data struct {
 	// run by the caller and handed over here: the store keeps no probe
 	// packets. Nil: none ran.
 	Probe *result.Result
+	// Twin is the live parts' simulated twins (SimTwins, TwinParts), read
+	// back by the caller for the live-against-sim table; nil: none.
+	Twin      *Data
+	TwinParts []*Part
 	// Findings collects the numbers the verdicts use, by key (findings.go).
 	Findings map[string]metrics.Estimate
 }

@@ -61,8 +61,9 @@ func schemes(parts []*Part) []string {
 	return out
 }
 
-// liveSection is what the live study ran where, and its physical checks.
-func liveSection(parts []*Part, checks []LiveCheck) report.Section {
+// liveSection is what the live study ran where, its physical checks and
+// (with the simulated twins) the live numbers beside the model's.
+func (d *Data) liveSection(parts []*Part, checks []LiveCheck) report.Section {
 	s := report.Section{Title: "Engine: the live emulator"}
 	s.Text = append(s.Text, "The figures below ran live through leolab's emulator (emu): kernel TCP ("+strings.Join(schemes(parts), ", ")+
 		") between two network namespaces, its packets through the same link models as the simulator (the LeoEM delay replay, "+
@@ -125,6 +126,10 @@ func liveSection(parts []*Part, checks []LiveCheck) report.Section {
 		"the bounds and their reasons are in paper002/livetol.go. %d checks, %d outside their bound (%d of them in runs whose pump was off its CPU longer than %v, the stall the bounds allow for).",
 		len(checks), failed, stalled, liveStall))
 	s.Tables = append(s.Tables, ct)
+	if tt, ok := d.twinTable(parts); ok {
+		s.Text = append(s.Text, "The last table sets each live point beside the simulator's run of the same scenario (same seed, start jitter and size; leolab's cubic and bbr1 for the kernel's CUBIC and BBR): a comparison, not a check — the kernel's algorithms differ from ours in HyStart, TSO bursts, pacing and delayed ACKs.")
+		s.Tables = append(s.Tables, tt)
+	}
 	return s
 }
 

@@ -42,7 +42,7 @@ func Report(d *Data, parts []*Part, meta []report.Meta) (*report.Report, error) 
 		if err != nil {
 			return nil, err
 		}
-		r.Sections = append(r.Sections, liveSection(parts, checks))
+		r.Sections = append(r.Sections, d.liveSection(parts, checks))
 	}
 	order := map[string]int{}
 	for i, f := range Figures() {

@@ -86,6 +86,9 @@ func runReproduce002(cmd *cobra.Command, f *reproduceFlags) error {
 		if d.Probe, err = runPathProbe(cmd, parts); err != nil {
 			return err
 		}
+		if d.Twin, d.TwinParts, err = runSimTwins(cmd, parts, st, &f.exec); err != nil {
+			return err
+		}
 	}
 	size := "--quick"
 	if f.full {
@@ -131,6 +134,30 @@ func runPathProbe(cmd *cobra.Command, parts []*paper002.Part) (*result.Result, e
 		return nil, fmt.Errorf("reproduce --paper 002: path probe: %w", err)
 	}
 	return res, nil
+}
+
+// runSimTwins runs the live parts' scenarios on the simulator into the
+// same store (their ids differ by engine) and reads them back.
+func runSimTwins(cmd *cobra.Command, parts []*paper002.Part, st *campaign.Store, ex *execFlags) (*paper002.Data, []*paper002.Part, error) {
+	twins, err := paper002.SimTwins(parts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var runs []campaign.Run
+	for _, p := range twins {
+		runs = append(runs, p.Runs...)
+	}
+	sum, err := executeCampaign(cmd, runs, st, ex)
+	fmt.Fprintf(cmd.OutOrStdout(), "seed 002, the live runs' simulated twins: %d runs: %d stored before, %d ran, %d failed in %v\n",
+		sum.Total, sum.Skipped, sum.Ran, sum.Failed, sum.Wall.Round(1e6))
+	if err != nil {
+		return nil, nil, err
+	}
+	td, err := paper002.Load(context.Background(), st, twins)
+	if err != nil {
+		return nil, nil, err
+	}
+	return td, twins, nil
 }
 
 // liveVerdict002 prints the live runs' physical checks outside their

@@ -84,8 +84,9 @@ func TestReproduce002EmuRefused(t *testing.T) {
 }
 
 // The live study through the command, as root (about 15 s): Fig. 1 on the
-// LeoEM path with kernel CUBIC for 5 s, then the path probe; the report
-// has the live section, its checks are all within their bounds, exit 0.
+// LeoEM path with kernel CUBIC for 5 s, then the path probe and the sim
+// twin; the report has the live section, its checks are all within their
+// bounds, exit 0.
 // The checks' physics are TestLiveStudyChecks' (package paper002); here a
 // stall of the host beyond what they allow for skips rather than fails.
 func TestReproduce002EmuLive(t *testing.T) {
@@ -111,7 +112,7 @@ func TestReproduce002EmuLive(t *testing.T) {
 			t.Errorf("report.html lacks %q", want)
 		}
 	}
-	for _, name := range []string{"live-checks.csv", "live-figures.csv", "fig1-single.csv", "fig1-goodput.svg"} {
+	for _, name := range []string{"live-checks.csv", "live-figures.csv", "live-vs-sim.csv", "fig1-single.csv", "fig1-goodput.svg"} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
