@@ -75,7 +75,7 @@ func openStore(path string) (*Store, error) {
 		return nil, fmt.Errorf("store %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(1)
-	for _, ddl := range []string{runsDDL, flowsDDL(), intervalsDDL} {
+	for _, ddl := range []string{runsDDL, flowsDDL(), intervalsDDL, instrumentDDL} {
 		if _, err := db.Exec(ddl); err != nil {
 			db.Close()
 			return nil, fmt.Errorf("store %s: %w", path, err)
@@ -128,6 +128,9 @@ func (s *Store) Put(ctx context.Context, r Run, res *result.Result) (bool, error
 		return false, err
 	}
 	if err := putFlows(ctx, tx, r, res); err != nil {
+		return false, fmt.Errorf("store %s: run %s: %w", s.path, r.ID, err)
+	}
+	if err := putInstrument(ctx, tx, r.ID, res.Instrument); err != nil {
 		return false, fmt.Errorf("store %s: run %s: %w", s.path, r.ID, err)
 	}
 	if err := tx.Commit(); err != nil {

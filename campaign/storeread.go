@@ -12,8 +12,9 @@ import (
 )
 
 // Result rebuilds a stored run's result from the runs, flows and intervals
-// tables: everything but the link series and the controllers' internal
-// state (Interval.CC), which the store does not keep.
+// tables, and a live run's instrument: everything but the link series, the
+// probe packets and the controllers' internal state (Interval.CC), which
+// the store does not keep.
 func (s *Store) Result(ctx context.Context, id string) (*result.Result, error) {
 	res := &result.Result{}
 	var seed int64
@@ -29,6 +30,9 @@ func (s *Store) Result(ctx context.Context, id string) (*result.Result, error) {
 		return nil, fmt.Errorf("store %s: run %s: %w", s.path, id, err)
 	}
 	res.Seed = uint64(seed)
+	if res.Instrument, err = s.instrument(ctx, id); err != nil {
+		return nil, err
+	}
 	flows, err := s.Flows(ctx, map[string]bool{id: true})
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/leolab/leolab/campaign"
+	"github.com/leolab/leolab/link/schedule"
 	"github.com/leolab/leolab/metrics"
 	"github.com/leolab/leolab/result"
 )
@@ -17,6 +18,19 @@ type Data struct {
 	// BaseRTTMs is the LeoEM path's round-trip propagation (2 × the path
 	// file's one-way delay) per second of a LeoEM run, from its start.
 	BaseRTTMs []float64
+	// BaseDown marks the seconds of BaseRTTMs the path is down.
+	BaseDown []bool
+	// path is the LeoEM path file, its runs starting at second pathFirst.
+	path      *schedule.PathLog
+	pathFirst int
+	// Probe is a live study's CBR probe over the LeoEM path (PathProbe),
+	// run by the caller and handed over here: the store keeps no probe
+	// packets. Nil: none ran.
+	Probe *result.Result
+	// Twin is the live parts' simulated twins (SimTwins, TwinParts), read
+	// back by the caller for the live-against-sim table; nil: none.
+	Twin      *Data
+	TwinParts []*Part
 	// Findings collects the numbers the verdicts use, by key (findings.go).
 	Findings map[string]metrics.Estimate
 }
@@ -34,10 +48,11 @@ func Load(ctx context.Context, st *campaign.Store, parts []*Part) (*Data, error)
 			d.Results[r.ID] = res
 		}
 		if d.BaseRTTMs == nil {
-			if rtt, ok, err := leoemBaseRTT(p); err != nil {
+			if pl, first, ok, err := leoemPath(p); err != nil {
 				return nil, err
 			} else if ok {
-				d.BaseRTTMs = rtt
+				d.BaseRTTMs, d.BaseDown = leoemBaseRTT(pl, first, p.Campaign.Duration)
+				d.path, d.pathFirst = pl, first
 			}
 		}
 	}

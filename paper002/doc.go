@@ -18,6 +18,13 @@
 // template.links. A Figure without a campaign file would be listed in the
 // report with what it waits for (Figure.Needs).
 //
+// On the live emulator (Options.Engine = EngineEmu, live.go) the figures
+// whose scenarios emu runs go live with kernel TCP at live sizes, the
+// others say why they are sim only (Figure.SimOnly); every live run is
+// checked against the physical bounds the link model fixes (livecheck.go,
+// tolerances in livetol.go), and a CBR probe over the LeoEM path
+// (probe.go) reads its one-way delay second by second against the file.
+//
 // The package runs nothing itself and prints nothing: the caller executes
 // the runs (locally or on NATS workers) into a store and hands it over.
 package paper002

@@ -16,37 +16,43 @@ import (
 // default bent-pipe bandwidth, as examples/seed002/fig1-leoem-cubic.yaml).
 const leoemRateMbps = 150
 
-// leoemBaseRTT reads a LeoEM part's path file back: 2 × its one-way delay
-// per second from the run's offset, ms; ok is false for other parts.
-func leoemBaseRTT(p *Part) ([]float64, bool, error) {
+// leoemPath reads a LeoEM part's path file back with the index of the
+// second its runs start at (delay_file.offset); ok is false for other
+// parts.
+func leoemPath(p *Part) (pl *schedule.PathLog, first int, ok bool, err error) {
 	df, ok := p.Campaign.Path["delay_file"].(map[string]any)
 	if !ok {
-		return nil, false, nil
+		return nil, 0, false, nil
 	}
 	name, _ := df["file"].(string)
 	offset, err := time.ParseDuration(fmt.Sprint(df["offset"]))
 	if err != nil {
-		return nil, false, fmt.Errorf("paper002: %s: delay_file.offset: %w", p.File, err)
+		return nil, 0, false, fmt.Errorf("paper002: %s: delay_file.offset: %w", p.File, err)
 	}
 	f, err := os.Open(name)
 	if err != nil {
-		return nil, false, fmt.Errorf("paper002: %w", err)
+		return nil, 0, false, fmt.Errorf("paper002: %w", err)
 	}
 	defer f.Close()
-	pl, err := schedule.ReadLeoEM(name, f)
-	if err != nil {
-		return nil, false, fmt.Errorf("paper002: %w", err)
+	if pl, err = schedule.ReadLeoEM(name, f); err != nil {
+		return nil, 0, false, fmt.Errorf("paper002: %w", err)
 	}
-	first := int(offset / pl.Step)
-	n := int(p.Campaign.Duration / pl.Step)
-	if first+n > len(pl.OWD) {
-		return nil, false, fmt.Errorf("paper002: %s: offset %v + %v beyond the path file", p.File, offset, p.Campaign.Duration)
+	first = int(offset / pl.Step)
+	if n := int(p.Campaign.Duration / pl.Step); first+n > len(pl.OWD) {
+		return nil, 0, false, fmt.Errorf("paper002: %s: offset %v + %v beyond the path file", p.File, offset, p.Campaign.Duration)
 	}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = 2 * pl.OWD[first+i] * 1e3
+	return pl, first, true, nil
+}
+
+// leoemBaseRTT is 2 × a path file's one-way delay per second of a run of
+// dur from second first, ms, and the seconds the path is down.
+func leoemBaseRTT(pl *schedule.PathLog, first int, dur time.Duration) (rtt []float64, down []bool) {
+	n := int(dur / pl.Step)
+	rtt, down = make([]float64, n), make([]bool, n)
+	for i := range rtt {
+		rtt[i], down[i] = 2*pl.OWD[first+i]*1e3, pl.Down[first+i]
 	}
-	return out, true, nil
+	return rtt, down
 }
 
 // baseRTTMean is the LeoEM path's mean base RTT over a run, ms.

@@ -46,7 +46,13 @@ type Figure struct {
 	Paper string
 	// Needs says what a figure without a campaign waits for.
 	Needs string
-	build func(*Data, *Part) (report.Section, error)
+	// SimOnly says why the figure does not run on the live emulator ("":
+	// it does, live.go).
+	SimOnly string
+	// LiveDuration is the length of a run on the emulator (0: the quick
+	// one, or the file's when that is fixed).
+	LiveDuration time.Duration
+	build        func(*Data, *Part) (report.Section, error)
 }
 
 // Figures is seed 002's figures in its order; the random-loss check of
@@ -54,37 +60,37 @@ type Figure struct {
 func Figures() []*Figure {
 	return []*Figure{
 		{ID: "fig1", Title: "Fig. 1(a, b): one flow over LeoEM's San Diego → New York path", File: "fig1-leoem-single.yaml",
-			QuickDuration: 120 * time.Second, build: fig1,
+			QuickDuration: 120 * time.Second, build: fig1, LiveDuration: 30 * time.Second,
 			Paper: "Over LeoEM's SD→NY path, handover-aware SaTCP reclaims bandwidth CUBIC loses at handovers but at a higher latency; BBRv3 sustains high throughput with modest delay; Vivace (and Sage, Astraea) lag."},
 		{ID: "fig2", Title: "Figs. 1(c) and 2: two competing flows over the LeoEM path", File: "fig2-leoem-two-flows.yaml",
-			QuickDuration: 120 * time.Second, build: fig2,
+			QuickDuration: 120 * time.Second, build: fig2, LiveDuration: 30 * time.Second,
 			Paper: "Goodput of two competing flows of each scheme against the path's base RTT; the schemes share the path unevenly across handovers."},
 		{ID: "fig3", Title: "Fig. 3: responsiveness to bandwidth steps (goodput CDF)", File: "fig3-bandwidth-step.yaml", build: fig3,
 			Paper: "CDF of goodput under bandwidth changes: RL-based schemes lag in adapting; BBRv3 and CUBIC track the capacity."},
 		{ID: "fig4", Title: "Fig. 4: responsiveness to RTT steps (sending rate over time)", File: "fig4-rtt-step.yaml", build: fig4,
 			Paper: "Sending rate over time as the RTT changes: BBRv3 reacts slowly to abrupt RTT changes; the RL-based schemes lag."},
 		{ID: "fig5", Title: "Fig. 5: goodput ratio of two flows under RTT asymmetry (drop-tail)", File: "fig5-rtt-asymmetry.yaml",
-			QuickDuration: 60 * time.Second, build: fig5,
+			QuickDuration: 60 * time.Second, build: fig5, SimOnly: simOnlyPerFlowRTT,
 			Paper: "Goodput ratio of two competing flows, one at 50 ms and one at 50–200 ms RTT: fairness degrades as the asymmetry grows, especially for the human-designed schemes."},
 		{ID: "fig6", Title: "Fig. 6: goodput ratio, the starting flow at 20 ms RTT", File: "fig6-rtt-from-20ms.yaml",
-			QuickDuration: 60 * time.Second, build: fig6,
+			QuickDuration: 60 * time.Second, build: fig6, SimOnly: simOnlyPerFlowRTT,
 			Paper: "Goodput ratio of two flows, the starting flow at 20 ms RTT and the other at up to 200 ms: the same degradation from a shorter base."},
 		{ID: "fig7", Title: "Fig. 7: three bottlenecks (drop-tail)", File: "fig7-parking-lot.yaml",
-			QuickDuration: 60 * time.Second, build: fig7,
+			QuickDuration: 60 * time.Second, build: fig7, SimOnly: simOnlyTopology,
 			Paper: "Normalised aggregate goodput against Jain's index on a three-bottleneck parking lot: fairness degrades with multiple bottlenecks."},
-		{ID: "fig8", Title: "Fig. 8: path reconfiguration", File: "fig8-path-reconfiguration.yaml", build: fig8,
+		{ID: "fig8", Title: "Fig. 8: path reconfiguration", File: "fig8-path-reconfiguration.yaml", build: fig8, SimOnly: simOnlyMoves,
 			Paper: "Normalised aggregate goodput against Jain's index when two of four flows move from a 50 ms to a 20 ms path at 100 s and back at 200 s."},
 		{ID: "fig9a", Title: "Fig. 9(a): RTT asymmetry with SFQ at the bottleneck", File: "fig5-rtt-asymmetry.yaml",
-			QuickDuration: 60 * time.Second, build: fig9a,
+			QuickDuration: 60 * time.Second, build: fig9a, SimOnly: simOnlyPerFlowRTT,
 			Paper: "With SFQ at the bottleneck the goodput ratio of the asymmetric pair returns towards 1: AQM restores fairness."},
 		{ID: "fig9b", Title: "Fig. 9(b): three bottlenecks with SFQ", File: "fig9b-parking-lot-sfq.yaml",
-			QuickDuration: 60 * time.Second, build: fig9b,
+			QuickDuration: 60 * time.Second, build: fig9b, SimOnly: simOnlyTopology,
 			Paper: "With SFQ at every hop the parking lot's allocation is max–min fair."},
 		{ID: "fig9c", Title: "Fig. 9(c): five flows under each AQM", File: "fig9c-aqm.yaml",
-			QuickDuration: 60 * time.Second, build: fig9c,
+			QuickDuration: 60 * time.Second, build: fig9c, LiveDuration: 20 * time.Second,
 			Paper: "Five competing flows under each AQM: normalised throughput against delay inflation; AQM boosts efficiency and cuts the delay."},
 		{ID: "loss", Title: "Finding 3: non-congestive (random) loss", File: "loss.yaml",
-			QuickDuration: 30 * time.Second, build: figLoss,
+			QuickDuration: 30 * time.Second, build: figLoss, LiveDuration: 20 * time.Second,
 			Paper: "RL-based schemes are notably resistant to non-congestive loss (stated in the findings, no figure of its own)."},
 	}
 }
@@ -92,6 +98,9 @@ func Figures() []*Figure {
 // Options size and restrict the study.
 type Options struct {
 	Full bool
+	// Engine is where the runs execute: EngineSim (default) or EngineEmu,
+	// live through the emulator (live.go: its figures, schemes and sizes).
+	Engine string
 	// Dir is the output directory: the campaigns and LeoEM's files are
 	// written to Dir/campaigns and Dir/leoem, where the runs read them.
 	Dir string
@@ -114,6 +123,9 @@ type Part struct {
 // them sized for quick or full, and expands them into runs. Figures that
 // share a campaign file (Figs. 5 and 9a) share its runs.
 func Plan(opt Options) ([]*Part, error) {
+	if err := checkEngine(&opt); err != nil {
+		return nil, err
+	}
 	if err := WriteLeoEM(opt.Dir); err != nil {
 		return nil, err
 	}
@@ -165,6 +177,11 @@ func plan(f *Figure, cdir string, opt Options) (*Part, error) {
 			c.Duration = f.QuickDuration
 		}
 	}
+	live := opt.Engine == EngineEmu
+	if live {
+		liveSize(f, c)
+		runs = LiveRuns
+	}
 	if opt.Runs > 0 {
 		runs = opt.Runs
 	}
@@ -178,9 +195,12 @@ func plan(f *Figure, cdir string, opt Options) (*Part, error) {
 	if len(opt.CCAs) > 0 {
 		c.Axes.CCA = opt.CCAs
 	}
-	if opt.Full {
+	switch {
+	case live:
+		c.Name += "-emu"
+	case opt.Full:
 		c.Name += "-full"
-	} else {
+	default:
 		c.Name += "-quick"
 	}
 	rs, err := c.Expand()

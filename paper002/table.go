@@ -59,6 +59,8 @@ func schemeName(cca string) string {
 		return "SaTCP"
 	case "bbr3", "bbr":
 		return "BBRv3"
+	case "bbr1":
+		return "BBRv1"
 	case "pcc", "vivace":
 		return "Vivace (pcc)"
 	}

@@ -51,7 +51,9 @@ link procedures run live through the emulator (root; quick study, default
 profile, about 10 minutes; the slow-start and recovery studies stay on sim),
 and it exits 1 when a quantity is outside its tolerance. 002 runs seed 002's
 campaigns (LeoEM path, bandwidth and RTT steps, RTT asymmetry, AQMs) and judges
-its five findings with 95 %% confidence intervals. 003 runs seed 003's four
+its five findings with 95 %% confidence intervals; with --engine emu its
+LeoEM-path and AQM figures run live with kernel cubic and bbr (root; 3 runs
+per point, about 20 minutes) and the report says which figures stay on sim. 003 runs seed 003's four
 CCAs (bbr, cubic, vegas, hybla) and draws its Figs. 2–5: per city, box plots
 of throughput, retransmissions, cwnd, RTT and RTT variance, simulated
 per-second boxes next to the real per-run ones (quick: 2 runs per cell, full:
@@ -64,6 +66,7 @@ reproduce-003-quick).`, campaign.QuickRuns, campaign.QuickDuration,
   leolab reproduce --paper 000 --out seed000
   leolab reproduce --paper 001 --engine emu --out seed001-live
   leolab reproduce --paper 002 --out seed002
+  leolab reproduce --paper 002 --engine emu --out seed002-live
   leolab reproduce --paper 003 --out seed003
   leolab reproduce --full --out seed000-full
   leolab reproduce --full --nats nats://10.0.0.1:4222`,
@@ -75,7 +78,7 @@ reproduce-003-quick).`, campaign.QuickRuns, campaign.QuickDuration,
 	fl.BoolVar(&f.full, "full", false, "the paper's campaign (10 runs × 300 s)")
 	fl.StringVar(&f.out, "out", "", "output directory (default: reproduce-quick or reproduce-full)")
 	fl.StringVar(&f.paper, "paper", paperSeed000, "the seed whose figures to reproduce: 000, 001, 002 or 003")
-	fl.StringVar(&f.engine, "engine", campaign.DefaultEngine, "where the runs execute: sim (every paper), emu (--paper 001: live through the emulator, root)")
+	fl.StringVar(&f.engine, "engine", campaign.DefaultEngine, "where the runs execute: sim (every paper), emu (--paper 001 and 002: live through the emulator, root)")
 	f.exec.register(c)
 	f.p000.register(c)
 	fl.StringSliceVar(&f.ccas, "ccas", nil, "only these CCAs (dataset names)")
@@ -185,7 +188,7 @@ func runCampaignIn(cmd *cobra.Command, f *reproduceFlags, c *campaign.Campaign, 
 var enginesByPaper = map[string][]string{
 	paperSeed000: {campaign.DefaultEngine},
 	paperSeed001: {campaign.DefaultEngine, campaign.EngineEmu},
-	paperSeed002: {campaign.DefaultEngine},
+	paperSeed002: {campaign.DefaultEngine, campaign.EngineEmu},
 	paperSeed003: {campaign.DefaultEngine},
 }
 
