@@ -84,7 +84,7 @@ type FlowSpec struct {
 	// config cc.New would get: for programs that drive a controller from
 	// outside, as learn/counterfactual's replays do. Scenarios never set it.
 	Controller func(cc.Config) (cc.Controller, error)
-	Start  time.Duration
+	Start      time.Duration
 	// Stop ends sending (0: the end of the run).
 	Stop time.Duration
 	// Bytes limits a TCP flow's transfer (0: unlimited bulk).
