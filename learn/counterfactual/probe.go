@@ -82,6 +82,7 @@ type probe struct {
 	win      Window
 	started  bool
 	ended    bool
+	interval time.Duration // the run's sampling interval, set after it
 }
 
 var (

@@ -47,6 +47,7 @@ func run(build SpecFunc, ov Override, end time.Duration) (*result.Result, *probe
 	if err != nil {
 		return nil, nil, err
 	}
+	p.interval = spec.Interval
 	return res, p, nil
 }
 
@@ -57,6 +58,8 @@ type BaseRun struct {
 	Entries []Entry
 	// Last is flow 0's counters at its last ACK.
 	Last Counters
+	// Interval is the result's sampling interval (the pool's rows').
+	Interval time.Duration
 }
 
 // Base runs the scenario with stock BBRv3 gains on flow 0.
@@ -65,7 +68,7 @@ func Base(build SpecFunc) (*BaseRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &BaseRun{Result: res, Entries: p.entries, Last: p.c}, nil
+	return &BaseRun{Result: res, Entries: p.entries, Last: p.c, Interval: p.interval}, nil
 }
 
 // Replay runs the scenario again to entry e, holds gain for that phase
