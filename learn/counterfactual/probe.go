@@ -90,9 +90,14 @@ var (
 	_ cc.Wrapper     = (*probe)(nil)
 )
 
+// entriesCap is the entry log's first capacity: a minute of ProbeBW
+// (2–3 s cycles, an UP and a DOWN entry each) in one allocation; longer
+// runs grow it by doubling.
+const entriesCap = 64
+
 // newProbe builds BBRv3 (bbr3 with cfg) under the probe.
 func newProbe(cfg cc.Config, ov Override) (*probe, error) {
-	p := &probe{ov: ov}
+	p := &probe{ov: ov, entries: make([]Entry, 0, entriesCap)}
 	inner, err := bbr.NewV3WithPolicy(cfg, p)
 	if err != nil {
 		return nil, err
