@@ -93,8 +93,13 @@ func runLearnLabel(cmd *cobra.Command, args []string, f *learnLabelFlags) error 
 		return fmt.Errorf("learn label: %w", err)
 	}
 	pool := learn.NewPool()
+	same := 0
 	for _, l := range ls {
 		pool.Rows = append(pool.Rows, l.Rows...)
+		same += l.Uninformative
+	}
+	if same > 0 {
+		fmt.Fprintf(stderr, "leolab: learn label: %d decisions left unlabelled: every gain measured the same reward (the phase ended before its gain paced anything)\n", same)
 	}
 	for _, s := range counterfactual.Summarize(ls) {
 		if s.N == 0 {

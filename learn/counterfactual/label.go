@@ -72,6 +72,9 @@ type Decision struct {
 type Labelled struct {
 	Rows      []learn.Row
 	Decisions []Decision
+	// Uninformative counts the decisions replayed but left out because
+	// every gain measured the same reward (see apply).
+	Uninformative int
 }
 
 // Label runs every source's base run, samples its decisions, replays each
@@ -145,6 +148,8 @@ func Label(srcs []Source, opt Options) ([]Labelled, error) {
 		for _, d := range out[i].Decisions {
 			if apply(&d, &out[i].Rows[d.Row], opt.Params) {
 				kept = append(kept, d)
+			} else {
+				out[i].Uninformative++
 			}
 		}
 		out[i].Decisions = kept
