@@ -41,10 +41,11 @@ label differs from the surrogate's (eq. 17), eq. 3's gain and the majority
 go to stderr.
 
 Tokyo is held out of training: label it only as an evaluation pool and train
-with --holdout tokyo.`,
-		Example: `  leolab learn label --seeds 2 --duration 60s --out cf-train.jsonl
-  leolab learn label --cities tokyo --seeds 2 --duration 60s --out cf-tokyo.jsonl
+with --holdout tokyo, e.g.
   leolab learn train cf-train.jsonl cf-tokyo.jsonl --labels counterfactual --holdout tokyo --out model.json`,
+		Example: `  leolab learn label --seeds 2 --duration 60s --out cf-train.jsonl
+  leolab learn label --cities tokyo --seeds 2 --duration 60s --every 1 --out cf-tokyo.jsonl
+  leolab learn label --cities sydney,ohio --seeds 1 --duration 30s --workers 1`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLearnLabel(cmd, args, &f) },
 	}
 	fl := c.Flags()
