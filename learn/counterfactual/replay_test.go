@@ -1,6 +1,7 @@
 package counterfactual
 
 import (
+	"reflect"
 	"testing"
 	"time"
 
@@ -59,5 +60,33 @@ func TestReplayDefaultGainIsFaithful(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no complete cycle after 5 s")
+	}
+}
+
+// The probe is transparent: the base run's flow is stock bbr's, interval
+// by interval (the stock gain through the policy hook, counting aside).
+func TestBaseRunIsStockBBR(t *testing.T) {
+	build := specOf(t, sydney20)
+	spec, err := build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stock, err := netsim.Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := Base(build)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(stock.Flows, base.Result.Flows) {
+		t.Error("the probed base run's flows differ from stock bbr's")
+	}
+	// The probe counts SACKed bytes too: at the end it is ahead of the
+	// cumulative ACK by at most a window.
+	f := stock.Flows[0]
+	cwnd := int64(f.Intervals[len(f.Intervals)-1].CWndBytes)
+	if got := base.Last.Delivered; got < f.BytesAcked || got > f.BytesAcked+cwnd {
+		t.Errorf("probe counted %d bytes delivered, the result %d acked (last cwnd %d)", got, f.BytesAcked, cwnd)
 	}
 }
