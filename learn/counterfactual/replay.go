@@ -93,8 +93,10 @@ func Replay(build SpecFunc, e Entry, gain float64, horizon time.Duration) (Windo
 }
 
 // Window is the base run's own window for entry k: from it to the next
-// UP entry within horizon, or else truncated at the horizon's last ACK
-// (as a replay of entry k cuts it).
+// UP entry within horizon, as a replay of entry k with the stock gain
+// measures it. Without such an entry it is marked truncated and ends at
+// the run's last ACK (a replay would end at its horizon instead: the
+// labelling leaves those decisions out).
 func (b *BaseRun) Window(k int, horizon time.Duration) Window {
 	if horizon <= 0 {
 		horizon = DefaultHorizon
