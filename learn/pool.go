@@ -21,6 +21,11 @@ type Row struct {
 	// (eq. 3), the label the repository trains on; MappedReward its R.
 	Mapped       float64
 	MappedReward float64
+	// LabelSource says where Action and Reward come from; with
+	// LabelCounterfactual, GainRewards are the measured rewards of the
+	// phase's feasible gains, ascending (Feasible(Phase)).
+	LabelSource LabelSource
+	GainRewards []float64
 }
 
 // Pool is an experience pool D_BBR = {(s_i, a*_i, R(s_i, a*_i))}.

@@ -33,12 +33,16 @@ func ReadJSONL(r io.Reader) ([]Row, error) {
 		if !ok {
 			return nil, fmt.Errorf("learn: pool line %d: unknown phase %q", line, c.Phase)
 		}
+		src := labelNames[c.LabelSource]
+		if err := c.checkLabel(ph, src); err != nil {
+			return nil, fmt.Errorf("learn: pool line %d: %w", line, err)
+		}
 		rows = append(rows, Row{
 			Source: Source{Location: c.Location, Stream: c.Stream, Flow: c.Flow}, Index: c.Index,
 			Sample: Sample{T: seconds(c.TS), Throughput: c.Throughput, Retransmits: c.Retransmits, CWnd: c.CWnd,
 				RWnd: c.RWnd, RTT: millis(c.RTTMs), RTTVar: millis(c.RTTVarMs)},
 			Phase: ph, Refs: Refs{U: c.Utilization}, Action: c.Action, Reward: c.Reward, Mapped: c.Mapped,
-			MappedReward: c.MappedReward,
+			MappedReward: c.MappedReward, LabelSource: src, GainRewards: c.GainRewards,
 		})
 	}
 	if err := sc.Err(); err != nil {
@@ -67,6 +71,28 @@ func (c *record) check() error {
 		if err := quantity.Float(q.v, 0, q.max); err != nil {
 			return fmt.Errorf("%s: %v", q.name, err)
 		}
+	}
+	return nil
+}
+
+// checkLabel checks label_source and, for counterfactual rows, that the
+// label is one of the phase's gains and gain_rewards has one reward per
+// feasible gain.
+func (c *record) checkLabel(ph Phase, src LabelSource) error {
+	if _, ok := labelNames[c.LabelSource]; !ok {
+		return fmt.Errorf("label_source %q (allowed: surrogate, counterfactual)", c.LabelSource)
+	}
+	if src != LabelCounterfactual {
+		if len(c.GainRewards) > 0 {
+			return fmt.Errorf("gain_rewards on a %s row (only counterfactual rows carry them)", src)
+		}
+		return nil
+	}
+	if !IsFeasible(ph, c.Action) {
+		return fmt.Errorf("action %g is not a %v gain (allowed: %v)", c.Action, ph, Feasible(ph))
+	}
+	if n := len(Feasible(ph)); len(c.GainRewards) != n {
+		return fmt.Errorf("gain_rewards has %d values, want %d (one per %v gain %v)", len(c.GainRewards), n, ph, Feasible(ph))
 	}
 	return nil
 }

@@ -28,6 +28,10 @@ type record struct {
 	Reward       float64 `json:"reward"`
 	Mapped       float64 `json:"mapped_gain"`
 	MappedReward float64 `json:"mapped_reward"`
+	// LabelSource and GainRewards are written for counterfactual rows
+	// only: absent, the label is the surrogate's (eq. 17).
+	LabelSource string    `json:"label_source,omitempty"`
+	GainRewards []float64 `json:"gain_rewards,omitempty"`
 }
 
 // csvHeader lists the columns in record's field order, named as its JSON
@@ -37,10 +41,14 @@ var csvHeader = []string{"location", "stream", "flow", "i", "t_s", "throughput_b
 	"mapped_gain", "mapped_reward"}
 
 func toRecord(r Row) record {
-	return record{Location: r.Source.Location, Stream: r.Source.Stream, Flow: r.Source.Flow, Index: r.Index,
+	c := record{Location: r.Source.Location, Stream: r.Source.Stream, Flow: r.Source.Flow, Index: r.Index,
 		TS: r.T.Seconds(), Throughput: r.Throughput, Retransmits: r.Retransmits, CWnd: r.CWnd, RWnd: r.RWnd,
 		RTTMs: durMs(r.RTT), RTTVarMs: durMs(r.RTTVar), Phase: r.Phase.String(), Utilization: r.Refs.U,
 		Action: r.Action, Reward: r.Reward, Mapped: r.Mapped, MappedReward: r.MappedReward}
+	if r.LabelSource != LabelSurrogate {
+		c.LabelSource, c.GainRewards = r.LabelSource.String(), r.GainRewards
+	}
+	return c
 }
 
 func (c record) fields() []string {

@@ -68,14 +68,19 @@ func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {
 			f.cbrGap = 1
 		}
 	default:
-		ctrl, err := cc.New(fs.CCA, cc.Config{
+		cfg := cc.Config{
 			MSS:         packet.MSS,
 			InitialCWnd: 10, // RFC 6928
 			Rand:        sim.Stream(n.spec.Seed, "cc/"+strconv.Itoa(idx)),
 			Params:      fs.Params,
 			Files:       fs.Files,
 			Schedule:    n.spec.Schedule,
-		})
+		}
+		build := func(cfg cc.Config) (cc.Controller, error) { return cc.New(fs.CCA, cfg) }
+		if fs.Controller != nil {
+			build = fs.Controller
+		}
+		ctrl, err := build(cfg)
 		if err != nil {
 			return nil, err
 		}

@@ -79,7 +79,12 @@ type FlowSpec struct {
 	CCA    string             // congestion control (TCP)
 	Params map[string]float64 // controller knobs
 	Files  map[string]string  // controller file parameters (cc.Config.Files)
-	Start  time.Duration
+	// Controller, when set, builds the flow's controller in place of the
+	// registry's CCA (which still names the flow in the result), from the
+	// config cc.New would get: for programs that drive a controller from
+	// outside, as learn/counterfactual's replays do. Scenarios never set it.
+	Controller func(cc.Config) (cc.Controller, error)
+	Start      time.Duration
 	// Stop ends sending (0: the end of the run).
 	Stop time.Duration
 	// Bytes limits a TCP flow's transfer (0: unlimited bulk).

@@ -20,13 +20,15 @@ func newLearnCmd() *cobra.Command {
 		Long: `The seed-003 learned controller for BBR's pacing gain: from iperf3 logs, the
 dataset's CSV traces and leolab results, an experience pool of per-interval
 states, detected ProbeBW phases, hybrid utilization, the phase-constrained
-expert gain and its reward (pool); and the policy that the lmbbr controller
+expert gain and its reward (pool); counterfactual labels measured by replaying
+each gain in the simulator (label); and the policy that the lmbbr controller
 runs, trained on such pools (train).`,
 		Example: `  leolab learn pool ../shared/data/starlink-iperf3/traces
   leolab learn pool r.json --all --jsonl --out pool.jsonl
-  leolab learn train pool.jsonl --holdout tokyo --out model.json`,
+  leolab learn train pool.jsonl --holdout tokyo --out model.json
+  leolab learn label --seeds 2 --out cf.jsonl`,
 	}
-	c.AddCommand(newLearnPoolCmd(), newLearnTrainCmd(), newLearnEvalCmd())
+	c.AddCommand(newLearnPoolCmd(), newLearnLabelCmd(), newLearnTrainCmd(), newLearnEvalCmd())
 	return c
 }
 
@@ -133,6 +135,7 @@ func writeLearnOutput(out io.Writer, path string, data []byte) error {
 }
 
 type learnTrainFlags struct {
+	labels  string
 	holdout string
 	out     string
 	iters   int
@@ -154,7 +157,9 @@ regression per phase to the eq. 3 gains (deterministic full-batch gradient
 descent from zero weights, L2 penalty), and write the model JSON that lmbbr
 embeds (cc/lmbbr/model.json). Rows whose location is --holdout are left out
 of training and evaluated apart. Accuracy per phase, against always answering
-the most frequent gain, goes to stderr.
+the most frequent gain, goes to stderr. --labels counterfactual fits, instead
+of the eq. 3 gains, the replay-measured best gains of the rows learn label
+labelled (the other rows only give the features their history).
 
 The embedded model is trained on simulated BBR downlink runs (120 s, seeds
 1-4) of london, mumbai, ohio, saopaulo and sydney with tokyo held out;
@@ -177,6 +182,7 @@ epoch goes to stderr, the curve to --curves, the model (safetensors) to
   leolab learn train pool.jsonl --model seq --backbone gpt2 --gpt2 gpt2/model.safetensors --heads 12 --lora-rank 8 --out seq.safetensors`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLearnTrain(cmd, args, &f) },
 	}
+	c.Flags().StringVar(&f.labels, "labels", "surrogate", "labels to fit: surrogate (every UP and DOWN row's eq. 3 gain) or counterfactual (the replay-measured argmax of the rows learn label labelled)")
 	c.Flags().StringVar(&f.holdout, "holdout", "", "leave rows of this `LOCATION` out of training and evaluate on them")
 	c.Flags().StringVar(&f.out, "out", "", "write the model to `FILE` instead of stdout")
 	c.Flags().IntVar(&f.iters, "iterations", d.Iterations, "gradient-descent steps per phase")
@@ -203,14 +209,27 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 		}
 		rows = append(rows, r...)
 	}
+	labels, err := learn.ParseLabelSource(f.labels)
+	if err != nil {
+		return badInput("learn train: --labels: %v", err)
+	}
 	switch f.seq.model {
 	case "seq":
+		if labels != learn.LabelSurrogate {
+			return badInput("learn train: --labels %s is for --model linear (the sequence policy trains on returns of whole traces)", labels)
+		}
 		return runLearnTrainSeq(cmd, rows, args, f.holdout, f.out, f.rate, &f.seq)
 	case "linear":
 	default:
 		return badInput("learn train: --model %q (allowed: linear, seq)", f.seq.model)
 	}
-	ex := learn.Examples(rows)
+	ex, what := learn.Examples(rows), "eq. 3 mapped gain (paper 003)"
+	if labels == learn.LabelCounterfactual {
+		ex, what = learn.CounterfactualExamples(rows), "counterfactual argmax of eq. 16 on simulator replays (leolab learn label)"
+		if len(ex) == 0 {
+			return badInput("learn train: --labels counterfactual: no row of %s has label_source counterfactual (write the pool with learn label)", strings.Join(args, " "))
+		}
+	}
 	train, held := ex, []learn.Example(nil)
 	if f.holdout != "" {
 		train, held = learn.SplitLocation(ex, strings.ToLower(f.holdout))
@@ -232,9 +251,12 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 			names = append(names, e.Source.Location)
 		}
 	}
-	info := learn.TrainingInfo{Label: "eq. 3 mapped gain (paper 003)", Config: cfg, Locations: names, Holdout: f.holdout,
+	info := learn.TrainingInfo{Label: what, Config: cfg, Locations: names, Holdout: f.holdout,
 		Train: map[string]int{"UP": trEv[0].N, "DOWN": trEv[1].N}, TrainAcc: learn.EvalJSON(trEv),
 		Regen: "leolab learn train " + strings.Join(args, " ")}
+	if labels != learn.LabelSurrogate {
+		info.Regen += " --labels " + labels.String()
+	}
 	report := func(set string, evs []learn.PhaseEval) {
 		for _, e := range evs {
 			fmt.Fprintf(cmd.ErrOrStderr(), "leolab: learn train: %s %v: %d rows, accuracy %.3f (majority %.3f), mean |gain error| %.4f\n",
