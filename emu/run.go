@@ -68,6 +68,9 @@ type RunConfig struct {
 	// times since t0, the wall-clock instant of the flows' t=0 (for LeoCC
 	// and SaTCP on our transport).
 	Schedule func(t0 time.Time) cc.Schedule
+	// ECN has kernel TCP in both namespaces negotiate ECN (ecn.go), for a
+	// queue that marks instead of dropping.
+	ECN bool
 }
 
 // Run starts the emulator, runs the flows concurrently, and returns the
@@ -86,6 +89,12 @@ func Run(ctx context.Context, rc RunConfig) (*result.Result, error) {
 	if err := setSendBuffers(e, rc.Flows); err != nil {
 		e.Close()
 		return nil, err
+	}
+	if rc.ECN {
+		if err := enableECN(e); err != nil {
+			e.Close()
+			return nil, err
+		}
 	}
 	t0 := e.Epoch().Add(startLead)
 	flows, ferr := runFlows(ctx, e, t0, rc)

@@ -65,6 +65,7 @@ func FromSpec(spec netsim.Spec, opt SpecOptions) (RunConfig, error) {
 		Seed:     spec.Seed,
 		Duration: spec.Duration,
 		Interval: spec.Interval,
+		ECN:      spec.ECN,
 		Path: result.Path{
 			Profile: spec.Profile, City: spec.City, Direction: spec.Direction,
 			BaseRTTMs: float64(spec.BaseRTT) / float64(time.Millisecond),

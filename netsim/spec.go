@@ -49,6 +49,12 @@ type Spec struct {
 	// SimOnly, when set, says why a live engine must refuse the spec (a
 	// stage only the simulator models); the simulator ignores it.
 	SimOnly string
+
+	// ECN: some queue marks ECN-capable packets instead of dropping them.
+	// The live engine then has kernel TCP negotiate ECN (tcp_ecn = 1), so
+	// that its packets are ECN-capable; the simulator's senders do not
+	// send ECN-capable packets yet, so it ignores this.
+	ECN bool
 }
 
 // LinkSpec builds one direction of the path.

@@ -51,6 +51,7 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 		return spec, fmt.Errorf("path.profile %q: no simulator path builder", s.Path.Profile)
 	}
 	spec.SimOnly = s.simOnly()
+	spec.ECN = s.marksECN()
 	for _, f := range s.Flows {
 		for range f.Count {
 			fs := netsim.FlowSpec{
