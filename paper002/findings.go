@@ -44,14 +44,23 @@ func cmp(a, b metrics.Estimate) int {
 // have reports whether every key has a number.
 func (d *Data) have(keys ...string) bool {
 	for _, k := range keys {
-		if e, ok := d.Findings[k]; !ok || math.IsNaN(e.Mean) {
+		if math.IsNaN(d.est(k).Mean) {
 			return false
 		}
 	}
 	return true
 }
 
-func (d *Data) f(k string, digits int) string { return pm(d.Findings[k], digits) }
+func (d *Data) f(k string, digits int) string { return pm(d.est(k), digits) }
+
+// est is the number under k; a figure that did not run has a NaN mean
+// (printed "n/a", and no check's decision), never a zero.
+func (d *Data) est(k string) metrics.Estimate {
+	if e, ok := d.Findings[k]; ok {
+		return e
+	}
+	return metrics.Estimate{Mean: math.NaN(), CI: math.NaN()}
+}
 
 // verdict names the outcome of checks that each hold (+1), contradict
 // (-1) or cannot tell (0).
@@ -86,8 +95,8 @@ func (d *Data) findings() []finding {
 	if d.have("fig1.goodput.satcp", "fig1.goodput.cubic") {
 		out = append(out, finding{
 			claim: "(1) Handover-aware loss-based schemes can reclaim bandwidth, but at the cost of increased latency.",
-			verdict: verdict(cmp(d.Findings["fig1.goodput.satcp"], d.Findings["fig1.goodput.cubic"]),
-				cmp(d.Findings["fig1.inflation.satcp"], d.Findings["fig1.inflation.cubic"])),
+			verdict: verdict(cmp(d.est("fig1.goodput.satcp"), d.est("fig1.goodput.cubic")),
+				cmp(d.est("fig1.inflation.satcp"), d.est("fig1.inflation.cubic"))),
 			numbers: fmt.Sprintf("On the LeoEM path (Fig. 1) SaTCP moves %s Mbit/s against CUBIC's %s at %s× against %s× the base RTT.",
 				d.f("fig1.goodput.satcp", 1), d.f("fig1.goodput.cubic", 1), d.f("fig1.inflation.satcp", 2), d.f("fig1.inflation.cubic", 2)),
 		})
@@ -96,9 +105,9 @@ func (d *Data) findings() []finding {
 	if d.have("fig1.goodput.bbr3", "fig1.goodput.cubic", "fig4.recovery.bbr3", "fig4.recovery.cubic") {
 		out = append(out, finding{
 			claim: "(2) BBRv3 sustains high throughput with modest delay penalties, yet reacts slowly to abrupt RTT changes.",
-			verdict: verdict(-cmp(d.Findings["fig1.goodput.cubic"], d.Findings["fig1.goodput.bbr3"]),
-				cmp(d.Findings["fig1.inflation.cubic"], d.Findings["fig1.inflation.bbr3"]),
-				cmp(d.Findings["fig4.recovery.bbr3"], d.Findings["fig4.recovery.cubic"])),
+			verdict: verdict(-cmp(d.est("fig1.goodput.cubic"), d.est("fig1.goodput.bbr3")),
+				cmp(d.est("fig1.inflation.cubic"), d.est("fig1.inflation.bbr3")),
+				cmp(d.est("fig4.recovery.bbr3"), d.est("fig4.recovery.cubic"))),
 			numbers: fmt.Sprintf("LeoEM path: BBRv3 %s Mbit/s at %s× the base RTT (CUBIC %s Mbit/s at %s×); after the 50 → 200 ms step (Fig. 4) BBRv3 needs %s s to get back to 80 %% of the link, CUBIC %s s. (Throughput counts as held when BBRv3's interval is not below CUBIC's.)",
 				d.f("fig1.goodput.bbr3", 1), d.f("fig1.inflation.bbr3", 2), d.f("fig1.goodput.cubic", 1), d.f("fig1.inflation.cubic", 2),
 				d.f("fig4.recovery.bbr3", 1), d.f("fig4.recovery.cubic", 1)),
@@ -108,9 +117,9 @@ func (d *Data) findings() []finding {
 	if d.have("fig1.goodput.pcc", "fig1.goodput.bbr3", "loss.goodput.pcc.0.01", "loss.goodput.cubic.0.01") {
 		out = append(out, finding{
 			claim: "(3) RL-based schemes severely underperform under dynamic conditions, despite being notably resistant to non-congestive loss (here: Vivace only; Sage and Astraea are not in leolab).",
-			verdict: verdict(cmp(d.Findings["fig1.goodput.bbr3"], d.Findings["fig1.goodput.pcc"]),
-				cmp(d.Findings["fig3.util.bbr3"], d.Findings["fig3.util.pcc"]),
-				cmp(d.Findings["loss.goodput.pcc.0.01"], d.Findings["loss.goodput.cubic.0.01"])),
+			verdict: verdict(cmp(d.est("fig1.goodput.bbr3"), d.est("fig1.goodput.pcc")),
+				cmp(d.est("fig3.util.bbr3"), d.est("fig3.util.pcc")),
+				cmp(d.est("loss.goodput.pcc.0.01"), d.est("loss.goodput.cubic.0.01"))),
 			numbers: fmt.Sprintf("LeoEM path: Vivace %s Mbit/s against BBRv3's %s and CUBIC's %s; mean utilisation over the bandwidth steps (Fig. 3) Vivace %s, BBRv3 %s; at 1 %% random loss Vivace keeps %s Mbit/s, CUBIC %s (no loss: %s and %s).",
 				d.f("fig1.goodput.pcc", 1), d.f("fig1.goodput.bbr3", 1), d.f("fig1.goodput.cubic", 1),
 				d.f("fig3.util.pcc", 3), d.f("fig3.util.bbr3", 3),
@@ -127,7 +136,7 @@ func (d *Data) findings() []finding {
 				continue
 			}
 			if cca != "pcc" {
-				checks = append(checks, cmp(d.Findings[lo], d.Findings[hi]))
+				checks = append(checks, cmp(d.est(lo), d.est(hi)))
 			}
 			parts = append(parts, fmt.Sprintf("%s %s at 50 ms → %s at 200 ms", schemeName(cca), d.f(lo, 2), d.f(hi, 2)))
 		}
@@ -155,17 +164,17 @@ func (d *Data) findings() []finding {
 			if !d.have("fig9a.ratio."+cca+".200", "fig5.ratio."+cca+".200") {
 				continue
 			}
-			checks = append(checks, cmp(d.Findings["fig9a.ratio."+cca+".200"], d.Findings["fig5.ratio."+cca+".200"]))
+			checks = append(checks, cmp(d.est("fig9a.ratio."+cca+".200"), d.est("fig5.ratio."+cca+".200")))
 			parts = append(parts, fmt.Sprintf("%s %s with SFQ against %s drop-tail", schemeName(cca), d.f("fig9a.ratio."+cca+".200", 2), d.f("fig5.ratio."+cca+".200", 2)))
 		}
-		checks = append(checks, cmp(d.Findings["fig9c.agg.cubic.fq_codel"], d.Findings["fig9c.agg.cubic.droptail"]))
+		checks = append(checks, cmp(d.est("fig9c.agg.cubic.fq_codel"), d.est("fig9c.agg.cubic.droptail")))
 		var lot []string
 		for _, cca := range []string{"cubic", "bbr3", "pcc"} {
 			sfq, dt := "fig9b.jainmm."+cca, "fig7.jainmm."+cca
 			if !d.have(sfq, dt) {
 				continue
 			}
-			checks = append(checks, cmp(d.Findings[sfq], d.Findings[dt]))
+			checks = append(checks, cmp(d.est(sfq), d.est(dt)))
 			lot = append(lot, fmt.Sprintf("%s %s with SFQ against %s drop-tail (long flow %s against %s Mbit/s)", schemeName(cca),
 				d.f(sfq, 3), d.f(dt, 3), d.f("fig9b.long."+cca, 2), d.f("fig7.long."+cca, 2)))
 		}
@@ -197,9 +206,9 @@ func (d *Data) aqmHalf() (finding, bool) {
 	}
 	return finding{
 		claim: "(5) AQM at bottlenecks can restore fairness and boost efficiency (here: Fig. 9(c)'s five CUBIC flows only; the RTT-asymmetry half needs Figs. 5 and 9(a)).",
-		verdict: verdict(cmp(d.Findings[fq], d.Findings[dt]),
-			cmp(d.Findings["fig9c.infl.cubic.droptail"], d.Findings["fig9c.infl.cubic.fq_codel"]),
-			cmp(d.Findings["fig9c.jain.cubic.fq_codel"], d.Findings["fig9c.jain.cubic.droptail"])),
+		verdict: verdict(cmp(d.est(fq), d.est(dt)),
+			cmp(d.est("fig9c.infl.cubic.droptail"), d.est("fig9c.infl.cubic.fq_codel")),
+			cmp(d.est("fig9c.jain.cubic.fq_codel"), d.est("fig9c.jain.cubic.droptail"))),
 		numbers: fmt.Sprintf("Five CUBIC flows (Fig. 9c): FQ-CoDel aggregate %s of the link at %s× the base RTT, Jain %s; drop-tail %s at %s×, Jain %s.",
 			d.f(fq, 3), d.f("fig9c.infl.cubic.fq_codel", 2), d.f("fig9c.jain.cubic.fq_codel", 3),
 			d.f(dt, 3), d.f("fig9c.infl.cubic.droptail", 2), d.f("fig9c.jain.cubic.droptail", 3)),
@@ -256,13 +265,13 @@ func (d *Data) multipleBottlenecks() (checks []int, numbers string, lot bool) {
 	for _, cca := range []string{"cubic", "bbr3", "pcc"} {
 		if k := "fig7.long." + cca; d.have(k, "fig7.jainmm."+cca) {
 			if cca != "pcc" {
-				checks = append(checks, cmp(share, d.Findings[k]))
+				checks = append(checks, cmp(share, d.est(k)))
 			}
 			lots = append(lots, fmt.Sprintf("%s long flow %s Mbit/s, Jain over shares %s", schemeName(cca), d.f(k, 2), d.f("fig7.jainmm."+cca, 3)))
 		}
 		if k := "fig8.moved." + cca + ".1"; d.have(k, "fig8.jain."+cca+".1", "fig8.jain."+cca+".2") {
 			if cca != "pcc" {
-				checks = append(checks, cmp(d.Findings["fig8.jain."+cca+".2"], d.Findings["fig8.jain."+cca+".1"]))
+				checks = append(checks, cmp(d.est("fig8.jain."+cca+".2"), d.est("fig8.jain."+cca+".1")))
 			}
 			moved = append(moved, fmt.Sprintf("%s 50 ms / 20 ms pair %s, Jain %s (all on 20 ms: %s)", schemeName(cca),
 				d.f(k, 2), d.f("fig8.jain."+cca+".1", 3), d.f("fig8.jain."+cca+".2", 3)))
