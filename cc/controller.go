@@ -132,10 +132,16 @@ type RateSample struct {
 
 	// Recovery state, owned by the transport (RFC 6675 / RFC 8985):
 	// NewLossEpisode is true on the first loss marking since the last
-	// recovery ended (the moment Reno/CUBIC reduce once); InRecovery while
-	// the loss episode is not repaired.
+	// recovery ended (the moment Reno/CUBIC reduce once), or on an
+	// ECN-Echo of an ECN connection outside recovery (RFC 3168 §6.1.2:
+	// respond as to a loss, once per window); InRecovery while the loss
+	// episode is not repaired; InCWR while the window reduced for an
+	// ECN-Echo is held until the data sent before it is acknowledged
+	// (Linux TCP_CA_CWR: no retransmission, and BBR does not enter its
+	// packet conservation for it).
 	NewLossEpisode bool
 	InRecovery     bool
+	InCWR          bool
 }
 
 // MinCWnd is the smallest window any window-based controller uses: two

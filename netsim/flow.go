@@ -90,6 +90,7 @@ func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {
 			Bytes:       fs.Bytes,
 			SndBuf:      fs.SndBuf,
 			InitialRwnd: transport.InitialRwnd(packet.MSS), // the receiver below autotunes
+			ECN:         n.spec.ECN,
 		}, f.ctrl, &n.pool)
 		f.rcv = transport.NewReceiver(transport.ReceiverConfig{Flow: packet.FlowID(idx)}, &n.pool)
 	}

@@ -51,9 +51,10 @@ type Spec struct {
 	SimOnly string
 
 	// ECN: some queue marks ECN-capable packets instead of dropping them.
-	// The live engine then has kernel TCP negotiate ECN (tcp_ecn = 1), so
-	// that its packets are ECN-capable; the simulator's senders do not
-	// send ECN-capable packets yet, so it ignores this.
+	// The live engine then has kernel TCP negotiate ECN (tcp_ecn = 1), and
+	// the simulator's TCP senders send ECN-capable segments and react to
+	// ECN-Echo (transport.SenderConfig.ECN), so that its packets are
+	// ECN-capable in both engines.
 	ECN bool
 }
 

@@ -86,6 +86,7 @@ type Packet struct {
 	Retrans bool   // this transmission is a retransmission
 	ECT     bool   // ECN-Capable Transport, ECT(0) or ECT(1) (RFC 3168 §5)
 	CE      bool   // ECN Congestion Experienced, set by an AQM that marks
+	CWR     bool   // Congestion Window Reduced: the sender reacted to ECE (RFC 3168 §6.1.2)
 
 	// ACKs.
 	Ack   uint64 // cumulative ACK: next byte expected

@@ -48,6 +48,12 @@ func (s *Sender) OnAck(now time.Duration, p *packet.Packet) {
 		if s.inRecovery && s.sndUna >= s.recoveryPoint {
 			s.inRecovery = false // RFC 6675 §5: recovery ends at RecoveryPoint
 		}
+		if s.inCWR && s.sndUna >= s.cwrPoint {
+			s.inCWR = false // Linux: TCP_CA_CWR ends once high_seq is acknowledged
+		}
+	}
+	if p.ECE && s.cfg.ECN && !s.inRecovery && !s.inCWR {
+		s.startCWR()
 	}
 	s.detectLoss(now)
 	if !s.inRecovery && s.lostBytes > 0 {
@@ -83,7 +89,7 @@ func (s *Sender) report(now time.Duration, priorInflight int, ece bool) {
 		rs.ECEBytes = s.ack.ackedBytes
 	}
 	rs.NewLossEpisode = s.ack.newEpisode
-	rs.InRecovery = s.inRecovery
+	rs.InRecovery, rs.InCWR = s.inRecovery, s.inCWR
 	s.ctrl.OnAck(now, rs)
 	if s.marker != nil && s.marker.MarkAppLimited() {
 		s.rate.markAppLimited(s.pipe())

@@ -88,6 +88,15 @@ type SenderConfig struct {
 	// bounds the first flight until the first ACK: InitialRwnd(MSS) for a
 	// Linux receiver that autotunes. 0: unbounded until the first ACK.
 	InitialRwnd int
+	// ECN is a negotiated RFC 3168 connection: data segments are sent
+	// ECN-capable (ECT(0)), and an ACK with ECN-Echo makes the controller
+	// reduce as for a loss, at most once per window of data and without
+	// a retransmission (§6.1.2; Linux tcp_enter_cwr), the next new
+	// segment carrying CWR. Our receiver echoes CE on the ACK that covers
+	// the marked segment (as DCTCP's does, RFC 8257 §3.2, which BBRv3's
+	// ECN response expects) rather than until CWR arrives (RFC 3168
+	// §6.1.3), so it does not need CWR; the flag is set for captures.
+	ECN bool
 }
 
 func (c SenderConfig) withDefaults() SenderConfig {

@@ -144,12 +144,27 @@ func (s *Sender) markLost(i int64) {
 	}
 }
 
+// startCWR reacts to an ECN-Echo (RFC 3168 §6.1.2, Linux tcp_enter_cwr):
+// the controller reduces once, as it does for a loss episode, and the
+// window is held until the data sent so far is acknowledged; nothing is
+// retransmitted, and the next new segment carries CWR.
+func (s *Sender) startCWR() {
+	s.inCWR, s.sendCWR = true, true
+	s.cwrPoint = s.sndNxt
+	s.ack.newEpisode = true
+}
+
 // startEpisode begins a loss-recovery episode (Linux tcp_enter_recovery):
 // RecoveryPoint = HighData (RFC 6675 §5), the controller reduces once, and
 // tail-loss probes stop (Linux probes only in the Open state).
 func (s *Sender) startEpisode() {
 	s.inRecovery = true
 	s.recoveryPoint = s.sndNxt
-	s.ack.newEpisode = true
+	// From CWR the window was already reduced for this window of data:
+	// Linux tcp_enter_recovery keeps ssthresh while tcp_in_cwnd_reduction.
+	if !s.inCWR {
+		s.ack.newEpisode = true
+	}
+	s.inCWR = false
 	s.tlpAt = sim.Never
 }

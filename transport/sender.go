@@ -52,8 +52,13 @@ type Sender struct {
 	rate rateState
 	rack rackState
 
-	inRecovery    bool
-	recoveryPoint uint64 // RFC 6675 §2 RecoveryPoint
+	inRecovery bool
+	// inCWR: the window was reduced for an ECN-Echo and is held until
+	// cwrPoint is acknowledged (Linux TCP_CA_CWR); sendCWR: the next new
+	// segment carries CWR (RFC 3168 §6.1.2).
+	inCWR, sendCWR bool
+	cwrPoint       uint64
+	recoveryPoint  uint64 // RFC 6675 §2 RecoveryPoint
 
 	rtoAt, tlpAt, reoAt time.Duration
 	tlpHighSeq          uint64 // RFC 8985 TLP.end_seq; 0 when no probe is outstanding
@@ -291,6 +296,13 @@ func (s *Sender) transmit(now time.Duration, i int64, retrans, idle bool) *packe
 	p.Flow, p.Kind = s.cfg.Flow, packet.Data
 	p.Seq, p.Len, p.Size = sg.start, n, n+packet.HeaderSize
 	p.TxID, p.Retrans, p.SentAt = s.txID, retrans, now
+	if s.cfg.ECN {
+		// RFC 3168 §6.1.5: retransmissions are not ECN-capable.
+		p.ECT = !retrans
+		if !retrans && s.sendCWR {
+			p.CWR, s.sendCWR = true, false
+		}
+	}
 
 	s.ctrl.OnSend(now, cc.SentInfo{Bytes: n, Inflight: inflight, AppLimited: s.rate.appLimited != 0, Retrans: retrans})
 	s.pace(now, n)

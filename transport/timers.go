@@ -46,7 +46,7 @@ func (s *Sender) onRTO(now time.Duration) {
 	s.tlpHighSeq, s.probePending = 0, false
 	// The loss state is a recovery episode of its own; losses found while
 	// it lasts do not start another (Linux TCP_CA_Loss).
-	s.inRecovery = true
+	s.inRecovery, s.inCWR = true, false
 	s.recoveryPoint = s.sndNxt
 	s.ack = ackScratch{}
 	for i := s.ring.head; i < s.ring.tail; i++ {

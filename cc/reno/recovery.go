@@ -42,7 +42,7 @@ func (e *Episodes) OnAck(rs *cc.RateSample) (reduce bool) {
 	case rs.NewLossEpisode && e.phase != Loss:
 		e.phase = Recovery
 		return true
-	case rs.InRecovery:
+	case rs.InRecovery || rs.InCWR:
 		if e.phase == Open {
 			e.phase = Recovery
 		}
