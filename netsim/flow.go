@@ -68,14 +68,21 @@ func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {
 			f.cbrGap = 1
 		}
 	default:
-		ctrl, err := cc.New(fs.CCA, cc.Config{
+		cfg := cc.Config{
 			MSS:         packet.MSS,
 			InitialCWnd: 10, // RFC 6928
 			Rand:        sim.Stream(n.spec.Seed, "cc/"+strconv.Itoa(idx)),
 			Params:      fs.Params,
 			Files:       fs.Files,
 			Schedule:    n.spec.Schedule,
-		})
+		}
+		var ctrl cc.Controller
+		var err error
+		if fs.Controller != nil {
+			ctrl, err = fs.Controller(cfg)
+		} else {
+			ctrl, err = cc.New(fs.CCA, cfg)
+		}
 		if err != nil {
 			return nil, err
 		}

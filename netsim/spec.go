@@ -77,6 +77,10 @@ const (
 type FlowSpec struct {
 	Kind   FlowKind
 	CCA    string             // congestion control (TCP)
+	// Controller, when set, builds the flow's controller in place of the
+	// registry's CCA (which then only names it in the result): a training
+	// environment hands each episode's flow its own agent (learn/rlenv).
+	Controller func(cc.Config) (cc.Controller, error)
 	Params map[string]float64 // controller knobs
 	Files  map[string]string  // controller file parameters (cc.Config.Files)
 	Start  time.Duration
