@@ -75,15 +75,15 @@ const (
 
 // FlowSpec is one flow.
 type FlowSpec struct {
-	Kind   FlowKind
-	CCA    string             // congestion control (TCP)
+	Kind FlowKind
+	CCA  string // congestion control (TCP)
 	// Controller, when set, builds the flow's controller in place of the
 	// registry's CCA (which then only names it in the result): a training
 	// environment hands each episode's flow its own agent (learn/rlenv).
 	Controller func(cc.Config) (cc.Controller, error)
-	Params map[string]float64 // controller knobs
-	Files  map[string]string  // controller file parameters (cc.Config.Files)
-	Start  time.Duration
+	Params     map[string]float64 // controller knobs
+	Files      map[string]string  // controller file parameters (cc.Config.Files)
+	Start      time.Duration
 	// Stop ends sending (0: the end of the run).
 	Stop time.Duration
 	// Bytes limits a TCP flow's transfer (0: unlimited bulk).
