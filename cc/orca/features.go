@@ -24,8 +24,14 @@ const (
 	// the reward (envwrapper.py: thr − 5·loss_rate).
 	lossWeight = 5
 	// pacingCap bounds the pacing-rate feature at 10× max throughput
-	// (envwrapper.py).
-	pacingCap = 10
+	// (envwrapper.py). Ours: the loss feature has the same cap, and the
+	// reward a floor of rewardFloor. The authors' are unbounded, but a
+	// period in which RACK marks a whole overshooting window lost has
+	// lost bytes/s many times max_thr, and such outliers (rewards of −50
+	// in our first runs) swamp the critic's regression.
+	pacingCap   = 10
+	lossCap     = 10
+	rewardFloor = -1
 	// Linux's pacing rate, which Orca's kernel reports even for unpaced
 	// CUBIC: mss·cwnd/srtt × 200 % in slow start, × 120 % otherwise
 	// (net/ipv4/tcp_input.c tcp_update_pacing_rate; sysctls
@@ -70,7 +76,7 @@ func (f *features) observe(iv *monitor.Interval, slowStart bool, mss int) float3
 		if iv.SRTT > 0 {
 			s[fPacing] = min(pacing*float64(iv.CWnd)/iv.SRTT.Seconds()/f.maxThr, pacingCap)
 		}
-		s[fLoss] = lossWeight * loss / f.maxThr
+		s[fLoss] = min(lossWeight*loss/f.maxThr, lossCap)
 	}
 	if iv.CWnd > 0 {
 		s[fSamples] = float64(iv.Acks) / (float64(iv.CWnd) / float64(mss))
@@ -88,7 +94,7 @@ func (f *features) observe(iv *monitor.Interval, slowStart bool, mss int) float3
 	if f.maxThr == 0 {
 		return 0
 	}
-	return float32((thr - lossWeight*loss) / f.maxThr * delay)
+	return float32(max((thr-lossWeight*loss)/f.maxThr*delay, rewardFloor))
 }
 
 // delayFactor is 1 while srtt ≤ 1.25·min_rtt and 1.25·min_rtt/srtt

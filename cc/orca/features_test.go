@@ -54,3 +54,18 @@ func TestFeaturesRewardAndHistory(t *testing.T) {
 		t.Fatalf("history after two periods: %v", s[StateDim-2*NumFeatures:])
 	}
 }
+
+// A period that loses many times max_thr is floored at reward −1 and its
+// loss feature capped at 10.
+func TestRewardFloor(t *testing.T) {
+	var f features
+	iv := monitor.Interval{End: 20 * time.Millisecond, AckedBytes: 20_000, MinRTT: 40 * time.Millisecond, SRTT: 40 * time.Millisecond, CWnd: 14480}
+	f.observe(&iv, false, 1448)
+	iv.LostBytes = 400_000
+	if r := f.observe(&iv, false, 1448); r != rewardFloor {
+		t.Fatalf("reward %v, want the floor %v", r, float32(rewardFloor))
+	}
+	if l := f.state()[StateDim-NumFeatures+fLoss]; l != lossCap {
+		t.Fatalf("loss feature %v, want the cap %v", l, float32(lossCap))
+	}
+}
