@@ -26,7 +26,7 @@ runs, trained on such pools (train).`,
   leolab learn pool r.json --all --jsonl --out pool.jsonl
   leolab learn train pool.jsonl --holdout tokyo --out model.json`,
 	}
-	c.AddCommand(newLearnPoolCmd(), newLearnTrainCmd(), newLearnEvalCmd())
+	c.AddCommand(newLearnPoolCmd(), newLearnTrainCmd(), newLearnEvalCmd(), newLearnTrainCCACmd())
 	return c
 }
 

@@ -23,16 +23,25 @@ type TrainConfig struct {
 	Warmup  int
 	Agent   Config
 	Workers int
+	// ValEpisodes greedy episodes, drawn from validation seeds
+	// (ValidationSeed), score the actor every ValEvery rounds and at the
+	// last; the best-scoring actor is the run's result. 0: the last.
+	ValEpisodes, ValEvery int
 	// Log, when set, receives each round's summary.
 	Log func(RoundLog)
 }
 
+// ValidationSeed is the seed of the validation episodes of a run of seed:
+// other episodes than training's (and than any test's, which use their
+// own seeds).
+func ValidationSeed(seed uint64) uint64 { return seed + 1<<32 }
+
 // DefaultTrainConfig is the run that built cc/orca's embedded actor.
 func DefaultTrainConfig() TrainConfig {
 	return TrainConfig{
-		Seed: 1, Rounds: 40, EpisodesPerRound: 8, UpdatesPerRound: 250,
+		Seed: 1, Rounds: 100, EpisodesPerRound: 8, UpdatesPerRound: 500,
 		Noise: 0.2, NoiseEnd: 0.05, Replay: 200_000, Warmup: 10_000,
-		Agent: DefaultConfig(), Workers: 2,
+		Agent: DefaultConfig(), Workers: 2, ValEpisodes: 8, ValEvery: 5,
 	}
 }
 
@@ -45,19 +54,36 @@ type RoundLog struct {
 	QueueMs                             float64 // mean over episodes of the agent's mean − min RTT
 	CriticLoss, ActorQ                  float64
 	Noise                               float64
+	// Val is the validation score (mean reward per period of the greedy
+	// actor) when the round was validated, with its utilisation and
+	// queueing delay; Validated tells.
+	Validated          bool
+	Val, ValUtil, ValQ float64
 }
 
 // String is the log line.
 func (l RoundLog) String() string {
-	return fmt.Sprintf("round %3d: %5d transitions (replay %6d, %6d updates), reward %.3f, utilisation %.3f (agent %.3f), queue %.1f ms, critic loss %.4f, Q %.2f, noise %.3f",
+	s := fmt.Sprintf("round %3d: %5d transitions (replay %6d, %6d updates), reward %.3f, utilisation %.3f (agent %.3f), queue %.1f ms, critic loss %.4f, Q %.2f, noise %.3f",
 		l.Round, l.Transitions, l.Replay, l.Updates, l.MeanReward, l.Utilisation, l.AgentShare, l.QueueMs, l.CriticLoss, l.ActorQ, l.Noise)
+	if l.Validated {
+		s += fmt.Sprintf("; validation reward %.3f, utilisation %.3f, queue %.1f ms", l.Val, l.ValUtil, l.ValQ)
+	}
+	return s
 }
 
-// Train runs tc over collector c (whose Noise it sets per round) and
-// returns the agent. The same config and collector give the same weights:
+// Result is a training run's outcome: the agent after the last round and
+// the actor chosen by validation.
+type Result struct {
+	Agent     *Agent
+	Actor     []orca.Layer
+	BestRound int
+	BestVal   float64
+}
+
+// Train runs tc over collector c (whose Noise it sets per round). The same config and collector give the same weights:
 // episodes are collected deterministically (rlenv), added to the replay in
 // episode order, and updates draw from one seeded stream.
-func Train(tc TrainConfig, c rlenv.Collector) (*Agent, error) {
+func Train(tc TrainConfig, c rlenv.Collector) (*Result, error) {
 	if tc.Rounds <= 0 || tc.EpisodesPerRound <= 0 || tc.UpdatesPerRound < 0 || tc.Replay <= 0 {
 		return nil, fmt.Errorf("td3: rounds %d, episodes %d, updates %d, replay %d: want positive counts",
 			tc.Rounds, tc.EpisodesPerRound, tc.UpdatesPerRound, tc.Replay)
@@ -68,6 +94,7 @@ func Train(tc TrainConfig, c rlenv.Collector) (*Agent, error) {
 	}
 	rb := NewReplay(tc.Replay)
 	c.Workers = tc.Workers
+	res := &Result{Agent: a, BestRound: -1}
 	for round := range tc.Rounds {
 		frac := 0.0
 		if tc.Rounds > 1 {
@@ -107,11 +134,62 @@ func Train(tc TrainConfig, c rlenv.Collector) (*Agent, error) {
 			}
 		}
 		log.Replay, log.Updates, log.CriticLoss, log.ActorQ = rb.Len(), a.Updates(), a.CriticLoss, a.ActorQ
+		last := round == tc.Rounds-1
+		if tc.ValEpisodes > 0 && (last || (tc.ValEvery > 0 && (round+1)%tc.ValEvery == 0)) {
+			layers := a.ActorLayers()
+			v, err := Validate(c, ValidationSeed(tc.Seed), tc.ValEpisodes, layers)
+			if err != nil {
+				return nil, err
+			}
+			log.Validated, log.Val, log.ValUtil, log.ValQ = true, v.Reward, v.Utilisation, v.QueueMs
+			if res.BestRound < 0 || v.Reward > res.BestVal {
+				res.Actor, res.BestRound, res.BestVal = layers, round, v.Reward
+			}
+		}
 		if tc.Log != nil {
 			tc.Log(log)
 		}
 	}
-	return a, nil
+	if res.Actor == nil {
+		res.Actor, res.BestRound = a.ActorLayers(), tc.Rounds-1
+	}
+	return res, nil
+}
+
+// Score is a greedy evaluation over episodes.
+type Score struct {
+	Reward      float64 // mean reward per period
+	Utilisation float64 // mean link utilisation
+	QueueMs     float64 // mean of the agent's mean − min RTT
+}
+
+// Validate runs n greedy episodes of seed with the actor layers.
+func Validate(c rlenv.Collector, seed uint64, n int, layers []orca.Layer) (Score, error) {
+	c.Noise = 0
+	eps, err := c.Collect(seed, 0, n, func() rlenv.Policy {
+		p, err := orca.NewActor("td3", layers)
+		if err != nil {
+			panic("leolab BUG: td3 actor export: " + err.Error())
+		}
+		return p
+	})
+	if err != nil {
+		return Score{}, err
+	}
+	var sc Score
+	periods := 0
+	for _, e := range eps {
+		for _, tr := range e.Transitions {
+			sc.Reward += float64(tr.R)
+			periods++
+		}
+		sc.Utilisation += Utilisation(e) / float64(n)
+		sc.QueueMs += (e.Agent.MeanRTTMs - e.Agent.MinRTTMs) / float64(n)
+	}
+	if periods > 0 {
+		sc.Reward /= float64(periods)
+	}
+	return sc, nil
 }
 
 // Utilisation is the episode's link utilisation: all flows' throughput
@@ -127,7 +205,7 @@ func Utilisation(e rlenv.EpisodeResult) float64 {
 	return sum / e.Episode.RateMbps
 }
 
-// ActorFile is the agent's actor as cc/orca stores it, with meta.
-func (a *Agent) ActorFile(meta map[string]string) orca.ActorFile {
-	return orca.ActorFile{Format: orca.ActorFormat, Version: orca.ActorVersion, Layers: a.ActorLayers(), Meta: meta}
+// ActorFileOf is an actor's layers as cc/orca stores them, with meta.
+func (a *Agent) ActorFileOf(layers []orca.Layer, meta map[string]string) orca.ActorFile {
+	return orca.ActorFile{Format: orca.ActorFormat, Version: orca.ActorVersion, Layers: layers, Meta: meta}
 }
