@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,5 +86,23 @@ func TestCCAListOrca(t *testing.T) {
 	if !strings.Contains(line, "retrained here; the authors' weights are not used") || !strings.Contains(line, "SIGCOMM 2020") ||
 		!strings.Contains(line, "model=FILE") {
 		t.Fatalf("cca list orca line %q", line)
+	}
+}
+
+var retrainOrca = flag.Bool("retrain-orca", false, "retrain Orca with the defaults (minutes) and compare with the embedded actor")
+
+// The embedded actor is what `leolab learn train-cca orca` rebuilds, byte
+// for byte (on amd64: Go does not fuse multiply-adds there). Minutes of
+// 2 cores: run with -retrain-orca.
+func TestTrainCCAOrcaRebuildsEmbedded(t *testing.T) {
+	if !*retrainOrca {
+		t.Skip("skipping the full Orca retrain (minutes); run with -retrain-orca")
+	}
+	code, out, stderr := trainCCA("orca")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if out != string(orca.DefaultActorFile()) {
+		t.Fatal("a fresh default retrain differs from the embedded cc/orca/actor.json")
 	}
 }
