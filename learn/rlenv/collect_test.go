@@ -105,3 +105,25 @@ func TestDrawRanges(t *testing.T) {
 		t.Error("inverted rate range accepted")
 	}
 }
+
+// With LEO on, episodes run on the Starlink downlink of a calibration
+// city (never Tokyo) and, after slow start, give one transition per
+// 20 ms period.
+func TestLEOEpisode(t *testing.T) {
+	c := short()
+	c.Dist.LEO = true
+	c.Dist.Competitors = 0
+	c.Dist.Duration = 10 * time.Second // São Paulo's 383 ms slow start lasts seconds
+	eps, err := c.Collect(2, 0, 1, func() Policy { return zeroPolicy{} })
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := eps[0]
+	if e.Episode.City == "" || e.Episode.City == "tokyo" {
+		t.Fatalf("LEO episode city %q", e.Episode.City)
+	}
+	if n := len(e.Transitions); n < 50 {
+		t.Fatalf("%s: %d transitions in 10 s", e.Episode, n)
+	}
+	t.Logf("%s: agent %.1f Mbit/s, %d transitions from %v", e.Episode, e.Agent.ThroughputMbps, len(e.Transitions), e.Transitions[0].Obs.End)
+}
