@@ -1,0 +1,74 @@
+package rlenv_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	_ "github.com/leolab/leolab/cc/all"
+	"github.com/leolab/leolab/cc/cctest"
+	"github.com/leolab/leolab/learn/rlenv"
+)
+
+// Issue 23, acceptance 1 for Orca: on dumbbells drawn from Orca's
+// training distribution with held-out seeds (training draws from seed 1,
+// validation from 1+2³², these from acceptSeed), the registered orca
+// (the embedded actor) uses at least 80 % of the link on average, and its
+// mean queueing delay stays at most CUBIC's on the same links and under
+// half the mean base RTT: Orca's reward stops paying for delay beyond
+// 1.25·min_rtt (Soheil-ab/Orca delay_margin_coef), and the paper reports
+// Orca near the low-delay end with CUBIC-like throughput (Abbasloo et al.
+// 2020, §6). The agent flow runs alone (the distribution without
+// competitors), so the utilisation is its own.
+const (
+	acceptSeed     = 9001
+	acceptEpisodes = 10
+	acceptUtil     = 0.80
+	acceptQueueRTT = 0.5
+)
+
+type accRow struct {
+	util, queueMs, rttMs float64
+}
+
+func TestOrcaAcceptance(t *testing.T) {
+	d := rlenv.DefaultDist()
+	d.Competitors = 0
+	ccas := []string{"orca", "cubic", "bbr3"}
+	sum := map[string]*accRow{}
+	for _, c := range ccas {
+		sum[c] = &accRow{}
+	}
+	var tab strings.Builder
+	fmt.Fprintf(&tab, "%-3s %6s %5s %5s %7s  %-6s %6s %8s\n", "ep", "Mbit/s", "rtt", "BDP", "loss%", "cca", "util", "queue_ms")
+	baseSum := 0.0
+	for i := range acceptEpisodes {
+		ep := d.Draw(acceptSeed, i)
+		baseSum += float64(ep.RTT.Milliseconds())
+		for _, c := range ccas {
+			res, _, err := cctest.RunYAML(ep.YAML(c))
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := res.Flows[0]
+			u, q := f.ThroughputMbps/ep.RateMbps, f.MeanRTTMs-f.MinRTTMs
+			sum[c].util += u / acceptEpisodes
+			sum[c].queueMs += q / acceptEpisodes
+			fmt.Fprintf(&tab, "%-3d %6.1f %5v %5.2f %7.4f  %-6s %6.3f %8.1f\n", i, ep.RateMbps, ep.RTT, ep.BDPs(), 100*ep.Loss, c, u, q)
+		}
+	}
+	base := baseSum / acceptEpisodes
+	fmt.Fprintf(&tab, "mean (base RTT %.1f ms):\n", base)
+	for _, c := range ccas {
+		fmt.Fprintf(&tab, "  %-6s utilisation %.3f, queueing delay %.1f ms\n", c, sum[c].util, sum[c].queueMs)
+	}
+	t.Log("\n" + tab.String())
+	o := sum["orca"]
+	if o.util < acceptUtil {
+		t.Errorf("orca: mean utilisation %.3f < %.2f", o.util, acceptUtil)
+	}
+	if o.queueMs > sum["cubic"].queueMs || o.queueMs > acceptQueueRTT*base {
+		t.Errorf("orca: mean queueing delay %.1f ms: want ≤ cubic's %.1f ms and ≤ %.0f%% of the mean base RTT %.1f ms",
+			o.queueMs, sum["cubic"].queueMs, 100*acceptQueueRTT, base)
+	}
+}
