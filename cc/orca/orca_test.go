@@ -2,6 +2,8 @@ package orca_test
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -110,6 +112,19 @@ func TestRegistered(t *testing.T) {
 	if _, err := cc.New("orca", cc.Config{Files: map[string]string{orca.ParamModel: "/nonexistent/actor.json"}}); err == nil ||
 		!strings.Contains(err.Error(), "/nonexistent/actor.json") {
 		t.Errorf("missing model file: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "actor.json")
+	if err := os.WriteFile(path, orca.DefaultActorFile(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cc.New("orca", cc.Config{Files: map[string]string{orca.ParamModel: path}}); err != nil {
+		t.Errorf("model file %s: %v", path, err)
+	}
+	if err := os.WriteFile(path, []byte(`{"format":"leolab-orca-actor","version":2}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cc.New("orca", cc.Config{Files: map[string]string{orca.ParamModel: path}}); err == nil || !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("version-2 model file: %v", err)
 	}
 }
 
