@@ -148,3 +148,11 @@ func TestOnAckAllocs(t *testing.T) {
 		t.Fatalf("%v allocations per ACK", n)
 	}
 }
+
+// Issue 5, acceptance 2, through the simulator: alone on the fixed
+// 50 Mbit/s, 60 ms, one-BDP drop-tail path for 60 s, orca (the embedded
+// actor) uses at least 80 % of the link with a mean queueing delay under
+// 20 % of the base RTT (the bound of delay-aware controllers).
+func TestNetsimFixedLink(t *testing.T) {
+	cctest.FixedLinkLowDelay(t, "orca")
+}
