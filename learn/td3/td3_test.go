@@ -4,6 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
+
+	"github.com/leolab/leolab/learn/rlenv"
 )
 
 // A contextual bandit with a known optimum: state s ~ U(−1, 1), reward
@@ -92,3 +95,24 @@ func BenchmarkUpdate(b *testing.B) {
 		a.Update(rb)
 	}
 }
+
+// Utilisation counts bytes over the episode, so a late competitor does
+// not push it over 1.
+func TestUtilisationBytes(t *testing.T) {
+	c := rlenv.Collector{Dist: rlenv.DefaultDist(), Task: rlenv.OrcaTask(), Workers: 1}
+	c.Dist.Duration = 3 * time.Second
+	c.Dist.Competitors = 1
+	for i := range 8 {
+		e, err := c.Run(5, i, zero{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if u := Utilisation(e); u <= 0 || u > 1.001 {
+			t.Fatalf("%s: utilisation %.3f", e.Episode, u)
+		}
+	}
+}
+
+type zero struct{}
+
+func (zero) Act([]float32) float32 { return 0 }

@@ -192,17 +192,20 @@ func Validate(c rlenv.Collector, seed uint64, n int, layers []orca.Layer) (Score
 	return sc, nil
 }
 
-// Utilisation is the episode's link utilisation: all flows' throughput
-// over the bottleneck rate (0 on the Starlink path, whose rate varies).
+// Utilisation is the episode's link utilisation: all flows' acknowledged
+// bytes over what the bottleneck carries in the episode (0 on the
+// Starlink path, whose rate varies). Flows that start late count only
+// what they sent, so the sum of per-flow throughputs (each over its own
+// lifetime) is not used.
 func Utilisation(e rlenv.EpisodeResult) float64 {
 	if e.Episode.RateMbps <= 0 {
 		return 0
 	}
-	sum := 0.0
+	var bytes int64
 	for _, f := range e.Result.Flows {
-		sum += f.ThroughputMbps
+		bytes += f.BytesAcked
 	}
-	return sum / e.Episode.RateMbps
+	return float64(bytes) * 8 / (e.Episode.RateMbps * 1e6 * e.Episode.Duration.Seconds())
 }
 
 // ActorFileOf is an actor's layers as cc/orca stores them, with meta.
