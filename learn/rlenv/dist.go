@@ -39,10 +39,10 @@ var LEOCities = []string{"sydney", "mumbai", "ohio", "london", "saopaulo"}
 // DefaultDist is the terrestrial distribution Orca is trained on here:
 // 10–100 Mbit/s, 10–100 ms, ½–4 BDP of drop-tail buffer, random loss up
 // to 0.1 % in a quarter of the episodes, at most one competing CUBIC
-// flow, 10 s episodes. It is a subset of the Orca paper's training ranges
-// (Abbasloo et al., SIGCOMM 2020, §5: links up to 192 Mbit/s, min RTTs
-// 4–400 ms, buffers from ½ to 16 BDP), narrowed to what trains in minutes
-// on two cores.
+// flow, 10 s episodes. The ranges are ours, terrestrial links of the
+// kind the Orca paper trains on, narrowed to what trains in minutes on
+// two cores; the paper's exact training ranges were not available here
+// to copy (only the authors' code was).
 func DefaultDist() Dist {
 	return Dist{
 		RateMbps:      [2]float64{10, 100},
