@@ -198,3 +198,26 @@ func TestSpecRefusesRunawayNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A flow's Controller factory replaces the registry: the flow runs the
+// factory's controller (here a 20-packet window where the registry's
+// test-fixed-window would default to 10) and receives the run's config.
+func TestFlowControllerFactory(t *testing.T) {
+	var got cc.Config
+	spec := dumbbell(1e9, 100*time.Millisecond, 0, FlowSpec{CCA: "test-fixed-window",
+		Controller: func(cfg cc.Config) (cc.Controller, error) {
+			got = cfg
+			return &fixedWindow{cwnd: 20 * cfg.MSS}, nil
+		}})
+	res, err := Run(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.MSS <= 0 || got.Rand == nil {
+		t.Fatalf("factory config %+v: want the transport's MSS and a random stream", got)
+	}
+	want := 20 * float64(got.MSS) * 8 / 0.1 / 1e6 // W·MSS/R in Mbit/s
+	if f := res.Flows[0]; math.Abs(f.ThroughputMbps-want) > 0.05*want {
+		t.Errorf("throughput %.2f Mbit/s, want %.2f (20 packets per 100 ms)", f.ThroughputMbps, want)
+	}
+}

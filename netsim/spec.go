@@ -89,7 +89,8 @@ type FlowSpec struct {
 	// Controller, when set, builds the flow's controller in place of the
 	// registry's CCA (which still names the flow in the result), from the
 	// config cc.New would get: for programs that drive a controller from
-	// outside, as learn/counterfactual's replays do. Scenarios never set it.
+	// outside, as learn/counterfactual's replays and
+	// learn/rlenv's training episodes do. Scenarios never set it.
 	Controller func(cc.Config) (cc.Controller, error)
 	Start      time.Duration
 	// Stop ends sending (0: the end of the run).

@@ -9,6 +9,7 @@ import (
 	_ "github.com/leolab/leolab/cc/hybla"
 	_ "github.com/leolab/leolab/cc/leocc"
 	_ "github.com/leolab/leolab/cc/lmbbr"
+	_ "github.com/leolab/leolab/cc/orca"
 	_ "github.com/leolab/leolab/cc/reno"
 	_ "github.com/leolab/leolab/cc/satcp"
 	_ "github.com/leolab/leolab/cc/vegas"

@@ -275,6 +275,17 @@ func (c *Cubic) SetKScale(scale float64) {
 	c.fn.kShrink = 1 - scale
 }
 
+// SetCWnd replaces the congestion window with bytes (at least
+// cc.MinCWnd); CUBIC keeps its epoch, W_max and ssthresh and grows from
+// the new window on the next ACK. CUBIC never calls it: it is the hook for
+// Orca, whose agent overwrites the kernel's snd_cwnd every monitor period
+// (Abbasloo et al., SIGCOMM 2020, §4; Soheil-ab/Orca's TCP_CWND
+// setsockopt).
+func (c *Cubic) SetCWnd(bytes int) { c.cwnd = max(bytes, cc.MinCWnd(c.mss)) }
+
+// InSlowStart tells that the window is below ssthresh (slow start).
+func (c *Cubic) InSlowStart() bool { return c.cwnd < c.ssthresh }
+
 // CWnd returns the congestion window in bytes.
 func (c *Cubic) CWnd() int { return c.cwnd }
 

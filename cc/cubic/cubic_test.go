@@ -336,3 +336,36 @@ func TestInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestSetCWnd: an overwritten window is what CUBIC sends with and grows
+// from. Above ssthresh one round adds at most 1.5× (Linux's cnt ≥ 2);
+// below it CUBIC is back in slow start, as Linux is when snd_cwnd is set
+// under snd_ssthresh, and doubles at most to ssthresh. The 2·MSS floor
+// holds.
+func TestSetCWnd(t *testing.T) {
+	var f flow
+	c := inAvoidance(400, &f)
+	if c.InSlowStart() {
+		t.Fatal("in avoidance, InSlowStart is true")
+	}
+	c.SetCWnd(600 * testMSS)
+	if c.CWnd() != 600*testMSS {
+		t.Fatalf("cwnd %d after SetCWnd(600 segments)", c.CWnd())
+	}
+	f.round(c, false)
+	if w := segs(c); w < 600 || w > 900 {
+		t.Fatalf("one round after SetCWnd(600): %.1f segments, want in [600, 900]", w)
+	}
+	c.SetCWnd(100 * testMSS)
+	if !c.InSlowStart() {
+		t.Fatal("cwnd below ssthresh but InSlowStart is false")
+	}
+	f.round(c, false)
+	if w := segs(c); w != 200 {
+		t.Fatalf("one slow-start round after SetCWnd(100): %.1f segments, want 200", w)
+	}
+	c.SetCWnd(1)
+	if c.CWnd() != cc.MinCWnd(testMSS) {
+		t.Fatalf("SetCWnd(1): cwnd %d, want the floor %d", c.CWnd(), cc.MinCWnd(testMSS))
+	}
+}

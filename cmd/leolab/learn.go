@@ -22,13 +22,15 @@ dataset's CSV traces and leolab results, an experience pool of per-interval
 states, detected ProbeBW phases, hybrid utilization, the phase-constrained
 expert gain and its reward (pool); counterfactual labels measured by replaying
 each gain in the simulator (label); and the policy that the lmbbr controller
-runs, trained on such pools (train).`,
+runs, trained on such pools (train); and the learned controllers of seed 002,
+retrained here in the simulator (train-cca).`,
 		Example: `  leolab learn pool ../shared/data/starlink-iperf3/traces
   leolab learn pool r.json --all --jsonl --out pool.jsonl
   leolab learn train pool.jsonl --holdout tokyo --out model.json
-  leolab learn label --seeds 2 --out cf.jsonl`,
+  leolab learn label --seeds 2 --out cf.jsonl
+  leolab learn train-cca orca --out orca-actor.json`,
 	}
-	c.AddCommand(newLearnPoolCmd(), newLearnLabelCmd(), newLearnTrainCmd(), newLearnEvalCmd())
+	c.AddCommand(newLearnPoolCmd(), newLearnLabelCmd(), newLearnTrainCmd(), newLearnEvalCmd(), newLearnTrainCCACmd())
 	return c
 }
 
