@@ -2,15 +2,12 @@ package scenario_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/leolab/leolab/cc"
 	_ "github.com/leolab/leolab/cc/all"
 	"github.com/leolab/leolab/netsim"
-	"github.com/leolab/leolab/scenario"
 )
 
 // Issue 19 ("ECN marking where the RFC has it", in sim): CUBIC through
@@ -77,23 +74,12 @@ func (e *episodeCounter) OnAck(now time.Duration, rs *cc.RateSample) {
 // ACKs carrying ECE (a mark arriving while the window is held reduces
 // nothing more).
 func TestSimECNReducesOncePerWindow(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "s.yaml")
-	if err := os.WriteFile(file, []byte(`version: 1
+	_, spec := loadSpec(t, writeScenario(t, `version: 1
 name: ecn
 duration: 30s
 path: {profile: fixed, rate: 20Mbps, rtt: 20ms, queue: {discipline: red, limit_packets: 1000, ecn: true}}
 flows: [{cca: cubic}]
-`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
+`))
 	var ctr *episodeCounter
 	spec.Flows[0].Controller = func(cfg cc.Config) (cc.Controller, error) {
 		c, err := cc.New("cubic", cfg)

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/leolab/leolab/netsim"
-	"github.com/leolab/leolab/scenario"
 )
 
 // Every example scenario loads, runs and delivers data on every flow, so the
@@ -23,14 +22,7 @@ func TestExamplesRun(t *testing.T) {
 	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			sc, err := scenario.Load(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			spec, err := sc.Spec()
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, spec := loadSpec(t, file)
 			res, err := netsim.Run(spec)
 			if err != nil {
 				t.Fatal(err)

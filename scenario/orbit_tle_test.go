@@ -17,14 +17,7 @@ import (
 // the first slot's propagation delay.
 func TestOrbitTLEExample(t *testing.T) {
 	const file = "../examples/orbit/tle-melbourne-fixed.yaml"
-	sc, err := scenario.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, spec := loadSpec(t, file)
 	got := sc.OrbitPaths()
 
 	f, err := os.Open("../examples/orbit/starlink-like.tle")

@@ -81,14 +81,7 @@ func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond)
 // into an idle downlink loses about half (the 1500-packet queue), the lost
 // ones are the oldest, and the end of the burst is delivered.
 func TestHeadDropBurstExample(t *testing.T) {
-	sc, err := scenario.Load("../examples/starlink/head-drop-burst.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, spec := loadSpec(t, "../examples/starlink/head-drop-burst.yaml")
 	res, err := netsim.Run(spec)
 	if err != nil {
 		t.Fatal(err)

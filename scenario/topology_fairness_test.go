@@ -7,7 +7,6 @@ import (
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/packet"
 	"github.com/leolab/leolab/result"
-	"github.com/leolab/leolab/scenario"
 )
 
 // maxMin is the max–min fair allocation (bits/s on the wire) of flows
@@ -77,14 +76,7 @@ func goodputMbps(f result.Flow, from, to float64) float64 {
 // goodput (the share of a 1500-byte packet that is payload).
 func parkingLot(t *testing.T, file string) (got, want []float64) {
 	t.Helper()
-	sc, err := scenario.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
+	sc, spec := loadSpec(t, file)
 	res, err := netsim.Run(spec)
 	if err != nil {
 		t.Fatal(err)

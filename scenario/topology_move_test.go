@@ -1,14 +1,11 @@
 package scenario_test
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/result"
-	"github.com/leolab/leolab/scenario"
 )
 
 // moveScenario is seed 002 Fig. 8's two paths (20 ms and 50 ms base RTT)
@@ -33,18 +30,7 @@ flows:
 
 func runYAML(t *testing.T, src string) *result.Result {
 	t.Helper()
-	file := filepath.Join(t.TempDir(), "s.yaml")
-	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	sc, err := scenario.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, spec := loadSpec(t, writeScenario(t, src))
 	res, err := netsim.Run(spec)
 	if err != nil {
 		t.Fatal(err)
@@ -115,14 +101,7 @@ func TestMoveLosesNothing(t *testing.T) {
 // RTT follows their path: 30 ms above the others' on the 50 ms path, the
 // same on the 20 ms path.
 func TestPathReconfigurationCubic(t *testing.T) {
-	sc, err := scenario.Load("../examples/seed002/fig8-path-reconfiguration.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, spec := loadSpec(t, "../examples/seed002/fig8-path-reconfiguration.yaml")
 	res, err := netsim.Run(spec)
 	if err != nil {
 		t.Fatal(err)
