@@ -4,12 +4,10 @@ import (
 	"context"
 	"fmt"
 	"net/netip"
-	"os"
 	"sort"
 	"testing"
 	"time"
 
-	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/endpoint"
 	"github.com/leolab/leolab/internal/livetest"
 )
@@ -17,13 +15,7 @@ import (
 // needEmu skips a test that needs root and a TUN driver.
 func needEmu(tb testing.TB) {
 	tb.Helper()
-	if err := netns.Available(); err != nil {
-		tb.Skipf("skipping: %v", err)
-	}
-	if _, err := os.Stat("/dev/net/tun"); err != nil {
-		tb.Skipf("skipping: no TUN driver: %v", err)
-	}
-	livetest.Lock(tb) // live tests run one at a time across packages
+	livetest.Need(tb)
 }
 
 // cbrThrough runs one CBR flow client→server through a fixed link and

@@ -3,25 +3,17 @@ package endpoint_test
 import (
 	"context"
 	"net/netip"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/leolab/leolab/emu"
-	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/endpoint"
 	"github.com/leolab/leolab/internal/livetest"
 )
 
 func needEmu(tb testing.TB) {
 	tb.Helper()
-	if err := netns.Available(); err != nil {
-		tb.Skipf("skipping: %v", err)
-	}
-	if _, err := os.Stat("/dev/net/tun"); err != nil {
-		tb.Skipf("skipping: no TUN driver: %v", err)
-	}
-	livetest.Lock(tb) // live tests run one at a time across packages
+	livetest.Need(tb)
 }
 
 // bulk runs one kernel TCP flow server→client (downlink) through a fixed

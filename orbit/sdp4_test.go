@@ -111,17 +111,7 @@ func TestOrbitSDP4PropagateAllocs(t *testing.T) {
 func BenchmarkOrbitSDP4Propagate(b *testing.B) {
 	for _, c := range deepSets {
 		b.Run(c.name, func(b *testing.B) {
-			s := newDeepSGP4(b, c.line1, c.line2)
-			b.ReportAllocs()
-			var sink float64
-			for i := 0; b.Loop(); i++ {
-				r, _, err := s.Propagate(float64(i % 1440))
-				if err != nil {
-					b.Fatal(err)
-				}
-				sink += r[0]
-			}
-			_ = sink
+			benchPropagate(b, newDeepSGP4(b, c.line1, c.line2))
 		})
 	}
 }

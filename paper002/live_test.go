@@ -3,7 +3,6 @@ package paper002
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,7 +10,6 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/campaign"
-	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/internal/livetest"
 	"github.com/leolab/leolab/report"
 	"github.com/leolab/leolab/result"
@@ -225,13 +223,7 @@ func TestLiveChecksHoldOnTheModel(t *testing.T) {
 // and takes the machine-wide live-test lock, as emu's live tests do.
 func needLive(t *testing.T) {
 	t.Helper()
-	if err := netns.Available(); err != nil {
-		t.Skipf("skipping: %v", err)
-	}
-	if _, err := os.Stat("/dev/net/tun"); err != nil {
-		t.Skipf("skipping: no TUN driver: %v", err)
-	}
-	livetest.Lock(t)
+	livetest.Need(t)
 }
 
 // Acceptance 4 and 5 of issue 19, live (about 50 s as root): the live

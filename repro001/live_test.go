@@ -1,11 +1,9 @@
 package repro001
 
 import (
-	"os"
 	"testing"
 	"time"
 
-	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/internal/livetest"
 )
 
@@ -13,13 +11,7 @@ import (
 // and takes the machine-wide live-test lock, as emu's live tests do.
 func needLive(t *testing.T) {
 	t.Helper()
-	if err := netns.Available(); err != nil {
-		t.Skipf("skipping: %v", err)
-	}
-	if _, err := os.Stat("/dev/net/tun"); err != nil {
-		t.Skipf("skipping: no TUN driver: %v", err)
-	}
-	livetest.Lock(t)
+	livetest.Need(t)
 }
 
 // liveSubsetLight is the test's light probe: 32 s holds at least two

@@ -2,14 +2,12 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leolab/leolab/emu"
-	"github.com/leolab/leolab/emu/netns"
 	"github.com/leolab/leolab/internal/livetest"
 	"github.com/leolab/leolab/iperf"
 	"github.com/leolab/leolab/profile"
@@ -27,13 +25,7 @@ func execCmd(t *testing.T, c *cobra.Command, args ...string) error {
 
 func needEmu(t *testing.T) {
 	t.Helper()
-	if err := netns.Available(); err != nil {
-		t.Skipf("skipping: %v", err)
-	}
-	if _, err := os.Stat("/dev/net/tun"); err != nil {
-		t.Skipf("skipping: no TUN driver: %v", err)
-	}
-	livetest.Lock(t) // live tests run one at a time across packages
+	livetest.Need(t)
 }
 
 // shellIperf3 runs `leolab shell args...` (an iperf3 -J client through the
