@@ -114,6 +114,8 @@ func underperforms(checks []int) string {
 		v = "underperforms"
 	case above == len(checks):
 		v = "does not underperform"
+	case below > 0 && above == 0:
+		v = "underperforms (the rest not resolved by the intervals)"
 	case below > 0:
 		v = "underperforms in part"
 	case above > 0:
