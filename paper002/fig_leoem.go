@@ -108,7 +108,7 @@ func fig1(d *Data, p *Part) (report.Section, error) {
 		return s, err
 	}
 	s.Text = []string{"Paper: " + f.Paper,
-		fmt.Sprintf("Here: %s. Missing here: Sage and Astraea (no implementation in leolab). Delay inflation divides by the path's mean base RTT over the run (%.1f ms).",
+		fmt.Sprintf("Here: %s. "+learnedNote+" Delay inflation divides by the path's mean base RTT over the run (%.1f ms).",
 			joinEstimates(cells, func(c *cell) string {
 				return fmt.Sprintf("%s %s Mbit/s at %s× the base RTT", schemeName(c.CCA), pm(good(c), 1), pm(infl(c), 2))
 			}), d.baseRTTMean()),
@@ -152,7 +152,7 @@ func fig2(d *Data, p *Part) (report.Section, error) {
 	s.Text = []string{"Paper: " + f.Paper,
 		"Here: " + joinEstimates(cells, func(c *cell) string {
 			return fmt.Sprintf("%s ratio %s, Jain %s", schemeName(c.CCA), pm(ratio(c), 2), pm(jain(c), 3))
-		}) + ". Each scheme competes with itself (the figure's solid and dashed lines); Sage and Astraea are missing.",
+		}) + ". Each scheme competes with itself (the figure's solid and dashed lines); " + learnedNote,
 		ciNote(runsPer(p))}
 	return s, nil
 }

@@ -113,18 +113,10 @@ func (d *Data) findings() []finding {
 				d.f("fig4.recovery.bbr3", 1), d.f("fig4.recovery.cubic", 1)),
 		})
 	}
-	// 3. RL-based schemes underperform under dynamics, resist random loss.
-	if d.have("fig1.goodput.pcc", "fig1.goodput.bbr3", "loss.goodput.pcc.0.01", "loss.goodput.cubic.0.01") {
-		out = append(out, finding{
-			claim: "(3) RL-based schemes severely underperform under dynamic conditions, despite being notably resistant to non-congestive loss (here: Vivace only; Sage and Astraea are not in leolab).",
-			verdict: verdict(cmp(d.est("fig1.goodput.bbr3"), d.est("fig1.goodput.pcc")),
-				cmp(d.est("fig3.util.bbr3"), d.est("fig3.util.pcc")),
-				cmp(d.est("loss.goodput.pcc.0.01"), d.est("loss.goodput.cubic.0.01"))),
-			numbers: fmt.Sprintf("LeoEM path: Vivace %s Mbit/s against BBRv3's %s and CUBIC's %s; mean utilisation over the bandwidth steps (Fig. 3) Vivace %s, BBRv3 %s; at 1 %% random loss Vivace keeps %s Mbit/s, CUBIC %s (no loss: %s and %s).",
-				d.f("fig1.goodput.pcc", 1), d.f("fig1.goodput.bbr3", 1), d.f("fig1.goodput.cubic", 1),
-				d.f("fig3.util.pcc", 3), d.f("fig3.util.bbr3", 3),
-				d.f("loss.goodput.pcc.0.01", 1), d.f("loss.goodput.cubic.0.01", 1), d.f("loss.goodput.pcc.0", 1), d.f("loss.goodput.cubic.0", 1)),
-		})
+	// 3. RL-based schemes underperform under dynamics, resist random loss
+	// (findings_rl.go).
+	if f, ok := d.rlFinding(); ok {
+		out = append(out, f)
 	}
 	// 4. Fairness degrades with RTT asymmetry (and multiple bottlenecks).
 	if d.have("fig5.ratio.cubic.50", "fig5.ratio.cubic.200") {
@@ -220,7 +212,7 @@ func (d *Data) findingsSection(onEmu bool) report.Section {
 	s := report.Section{Title: "The paper's five findings, here"}
 	fs := d.findings()
 	if onEmu {
-		s.Text = append(s.Text, "Live, findings 1–3 cannot be judged: they compare SaTCP, BBRv3 and Vivace with CUBIC, and the kernel has none of the three; "+
+		s.Text = append(s.Text, "Live, findings 1–3 cannot be judged: they compare SaTCP, BBRv3, Vivace and Orca with CUBIC, and the kernel has none of them; "+
 			"finding 4 rests on the RTT-asymmetry and parking-lot figures, which run on sim only; finding 5 is judged on its AQM half (Fig. 9(c)) when that ran.")
 	}
 	if len(fs) == 0 {

@@ -14,6 +14,8 @@ var findingKeys = []string{
 	"fig1.inflation.satcp", "fig1.inflation.cubic", "fig1.inflation.bbr3",
 	"fig3.util.bbr3", "fig3.util.pcc", "fig4.recovery.bbr3", "fig4.recovery.cubic",
 	"loss.goodput.pcc.0.01", "loss.goodput.cubic.0.01", "loss.goodput.pcc.0", "loss.goodput.cubic.0",
+	"fig1.goodput.orca", "fig3.util.orca", "loss.goodput.orca.0.01", "loss.goodput.orca.0", "loss.goodput.bbr3.0.01",
+	"fig3.util.cubic", "fig4.util200.bbr3", "fig4.util200.cubic", "fig4.util200.pcc", "fig4.util200.orca",
 	"fig9c.agg.cubic.fq_codel", "fig9c.agg.cubic.droptail", "fig9c.infl.cubic.fq_codel", "fig9c.infl.cubic.droptail",
 	"fig9c.jain.cubic.fq_codel", "fig9c.jain.cubic.droptail",
 }
@@ -65,5 +67,52 @@ func TestFindingMissingNumberIsNotZero(t *testing.T) {
 	}
 	if fs[0].verdict != "holds in part here (the rest is not resolved by the intervals)" {
 		t.Errorf("verdict %q: a missing number must leave its check unresolved", fs[0].verdict)
+	}
+}
+
+// Finding 3 is judged per learned scheme against BBRv3 and CUBIC: here
+// Vivace is below both under every dynamic condition and keeps more than
+// CUBIC at 1 % loss (the finding holds for it), while Orca is above both on
+// the LeoEM path and below CUBIC under loss: the finding holds in part, and
+// each scheme's sentence says which half holds for it.
+func TestFindingThreePerLearnedScheme(t *testing.T) {
+	e := func(m float64) metrics.Estimate { return metrics.Estimate{Mean: m, CI: m / 100, N: 10} }
+	d := &Data{Findings: map[string]metrics.Estimate{
+		"fig1.goodput.bbr3": e(120), "fig1.goodput.cubic": e(90), "fig1.goodput.pcc": e(40), "fig1.goodput.orca": e(130),
+		"fig3.util.bbr3": e(0.9), "fig3.util.cubic": e(0.8), "fig3.util.pcc": e(0.5), "fig3.util.orca": e(0.5),
+		"fig4.util200.bbr3": e(0.9), "fig4.util200.cubic": e(0.7), "fig4.util200.pcc": e(0.4),
+		"loss.goodput.cubic.0.01": e(5), "loss.goodput.bbr3.0.01": e(80), "loss.goodput.pcc.0.01": e(60), "loss.goodput.orca.0.01": e(2),
+		"loss.goodput.cubic.0": e(95), "loss.goodput.pcc.0": e(70), "loss.goodput.orca.0": e(90),
+	}}
+	f, ok := d.rlFinding()
+	if !ok {
+		t.Fatal("no finding 3")
+	}
+	if f.verdict != "holds in part here" {
+		t.Errorf("verdict %q, want holds in part here", f.verdict)
+	}
+	for _, want := range []string{"Vivace (pcc) and Orca (retrained)", "Sage and Astraea are missing (not yet in leolab)", "the authors' weights are not used"} {
+		if !strings.Contains(f.claim, want) {
+			t.Errorf("claim %q lacks %q", f.claim, want)
+		}
+	}
+	for _, want := range []string{
+		"Vivace (pcc): underperforms (below in 6, above in 0 of 6 comparisons with BBRv3 and CUBIC) under dynamics",
+		"resists random loss — at 1 % loss 60.0 ± 0.6 Mbit/s (CUBIC 5.0 ± 0.1, BBRv3 80.0 ± 0.8",
+		// Orca has no Fig. 4 number: four comparisons, not six.
+		"Orca (retrained): underperforms in part (below in 2, above in 2 of 4 comparisons",
+		"does not resist random loss — at 1 % loss 2.0 ± 0.0 Mbit/s",
+	} {
+		if !strings.Contains(f.numbers, want) {
+			t.Errorf("numbers lack %q:\n%s", want, f.numbers)
+		}
+	}
+	// Without Orca's runs (a restricted study) the finding is Vivace's alone.
+	for _, k := range []string{"fig1.goodput.orca", "fig3.util.orca", "loss.goodput.orca.0.01", "loss.goodput.orca.0"} {
+		delete(d.Findings, k)
+	}
+	f, _ = d.rlFinding()
+	if !strings.Contains(f.claim, "(here: Vivace (pcc); ") || strings.Contains(f.numbers, "Orca") || f.verdict != "holds here" {
+		t.Errorf("Vivace alone: verdict %q, claim %q, numbers %q", f.verdict, f.claim, f.numbers)
 	}
 }

@@ -23,9 +23,8 @@ const CampaignDir = "campaigns"
 const (
 	// QuickRuns is the number of runs per point of --quick: enough for a
 	// t-based interval (t_{0.975,4} = 2.78). With the quick durations the
-	// study is 475 runs: the 430 without Figs. 7, 8 and 9(b) measured at
-	// 13 min 20 s on the shared 2-core machine (1 599 s of run wall time),
-	// those three at 1 min 38 s; --full extrapolates to ~60 min.
+	// study is 510 runs (Orca's 35 included), measured at 6 min 15 s on the
+	// shared 2-core machine; --full extrapolates to ~65 min.
 	QuickRuns = 5
 	// FullRuns is the files' runs: the ten per point the paper's referee
 	// asked for.

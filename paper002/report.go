@@ -78,11 +78,11 @@ func allFigures(parts []*Part) []*Figure {
 func differences(onEmu bool) report.Section {
 	engine := "Engine: leolab's"
 	if onEmu {
-		engine = "Engine (the figures that ran live): the Linux kernel's CUBIC and BBR v1 between network namespaces, through leolab's link models in its userspace emulator (not Mininet's netem and LeoEM's tc scripts); there are no SaTCP, BBRv3 or Vivace runs. Engine (the sim-only figures, in a study on sim): leolab's"
+		engine = "Engine (the figures that ran live): the Linux kernel's CUBIC and BBR v1 between network namespaces, through leolab's link models in its userspace emulator (not Mininet's netem and LeoEM's tc scripts); there are no SaTCP, BBRv3, Vivace or Orca runs. Engine (the sim-only figures, in a study on sim): leolab's"
 	}
 	return report.Section{Title: "Differences from the paper", Text: []string{
-		engine + " packet-level simulator with its own implementations of CUBIC, SaTCP, BBRv3 and PCC Vivace, not Linux kernels in Mininet and LeoEM; the LeoEM path file (San Diego → New York, bent pipe) is replayed second by second with LeoEM's handover interruptions and prediction-error distribution.",
-		"Schemes: Sage and Astraea (learned policies) are not in leolab; finding 3 is judged on Vivace alone.",
+		engine + " packet-level simulator with its own implementations of CUBIC, SaTCP, BBRv3, PCC Vivace and Orca, not Linux kernels in Mininet and LeoEM; the LeoEM path file (San Diego → New York, bent pipe) is replayed second by second with LeoEM's handover interruptions and prediction-error distribution.",
+		"Schemes: " + learnedNote + " Finding 3 is judged on Vivace and Orca, each against BBRv3 and CUBIC; Orca runs on the LeoEM-path (Figs. 1, 2), step (Figs. 3, 4) and random-loss campaigns.",
 		"Micro-benchmark parameters (rates, buffer sizes, step sizes and times) are not in the seed's text; ours are stated in each campaign file (" + CampaignDir + "/*.yaml) and are one BDP of drop-tail buffer at 100 Mbit/s unless a figure says otherwise.",
 		"Figures 7, 9(b) and 8 run on leolab's topologies (links in series, per-flow paths, moves). The seed gives the parking lot's shape and Fig. 8's RTTs and move times, not the rates: ours (hop1–3 at 20/40/60 Mbit/s, 20 ms each; a 50 Mbit/s bottleneck behind 20 and 50 ms paths) are in the campaign files and give the parking lot a closed-form max–min allocation (10, 10, 30, 50 Mbit/s). There, normalised aggregate goodput is over that allocation's sum (100 Mbit/s) and Jain's index is over each flow's goodput divided by its max–min share (Jain, Chiu & Hawe 1984), 1 at the max–min allocation; the raw index is in the tables too.",
 		runsNote(onEmu) + "Runs of a deterministic simulator differ only through their seed: flow starts jittered by up to 50 ms (start_jitter), the randomised parts of BBRv3, Vivace, RED and SFQ, and LeoEM's handover prediction error. The error bars are over that variation, which is smaller than a testbed's.",

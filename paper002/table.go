@@ -63,6 +63,8 @@ func schemeName(cca string) string {
 		return "BBRv1"
 	case "pcc", "vivace":
 		return "Vivace (pcc)"
+	case "orca":
+		return "Orca (retrained)"
 	}
 	return cca
 }
