@@ -62,10 +62,8 @@ func (d *Data) est(k string) metrics.Estimate {
 	return metrics.Estimate{Mean: math.NaN(), CI: math.NaN()}
 }
 
-// verdict names the outcome of checks that each hold (+1), contradict
-// (-1) or cannot tell (0).
-func verdict(checks ...int) string {
-	pos, neg := 0, 0
+// tally counts the checks that hold (+1) and those that contradict (-1).
+func tally(checks []int) (pos, neg int) {
 	for _, c := range checks {
 		switch {
 		case c > 0:
@@ -74,6 +72,13 @@ func verdict(checks ...int) string {
 			neg++
 		}
 	}
+	return pos, neg
+}
+
+// verdict names the outcome of checks that each hold (+1), contradict
+// (-1) or cannot tell (0).
+func verdict(checks ...int) string {
+	pos, neg := tally(checks)
 	switch {
 	case pos == len(checks):
 		return "holds here"

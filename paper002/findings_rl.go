@@ -99,15 +99,7 @@ func (d *Data) rlScheme(rl string) (checks []int, text string, ok bool) {
 // underperforms states a learned scheme's comparisons with the
 // human-designed schemes under dynamics (+1: it is below).
 func underperforms(checks []int) string {
-	below, above := 0, 0
-	for _, c := range checks {
-		switch {
-		case c > 0:
-			below++
-		case c < 0:
-			above++
-		}
-	}
+	below, above := tally(checks)
 	var v string
 	switch {
 	case below == len(checks):
