@@ -17,9 +17,14 @@ const (
 	// MonitorPeriod is the agent's period, Orca's 20 ms (the monitor
 	// package's fixed periods).
 	MonitorPeriod = 20 * time.Millisecond
-	// actionExp: cwnd ← cwnd·2^(actionExp·a), a ∈ [−1, 1]: at most ×√2
-	// or ÷√2 per period.
-	actionExp = 0.5
+	// The action a ∈ [−1, 1] moves the window additively up and
+	// multiplicatively down: a ≥ 0 adds a·aiSegs segments, a < 0
+	// multiplies by 2^(mdExp·a) (at most ÷√2 per period). Whatever the
+	// policy, flows that see the same congestion signals then move as
+	// AIMD does, which converges to equal windows (Chiu and Jain 1989);
+	// a purely multiplicative action keeps the flows' ratio.
+	aiSegs = 2
+	mdExp  = 0.5
 	// minCWndSegs and maxCWndSegs bound the window (Orca's MIN_CWND and
 	// MAX_CWND, Soheil-ab/Orca orca-server-mahimahi.cc).
 	minCWndSegs = 4
@@ -55,7 +60,7 @@ func DefaultActorFile() []byte { return defaultActorJSON }
 func init() {
 	cc.Register(cc.Info{
 		Name:        "astraea",
-		Description: "Astraea: a shared per-flow policy sets cwnd·2^(a/2) every 20 ms, trained on multi-flow dumbbells for fairness; retrained here; the authors' weights are not used",
+		Description: "Astraea: a shared per-flow policy moves cwnd every 20 ms (up by ≤ 2 segments, down by ≤ ÷√2), trained on multi-flow dumbbells for fairness; retrained here; the authors' weights are not used",
 		Source:      "Liao et al., EuroSys 2024 (Astraea: Towards Fair and Efficient Learning-based Congestion Control, arXiv 2403.01798); weights: leolab learn train-cca astraea",
 		Params:      map[string]float64{},
 		Files:       map[string]string{ParamModel: "Astraea actor weights (leolab-orca-actor JSON of input 30, leolab learn train-cca astraea --out)"},
@@ -152,7 +157,12 @@ func (x *Astraea) step(now time.Duration) {
 	}
 	x.last = a
 	x.steps++
-	w := float64(x.cwnd) * math.Exp2(actionExp*float64(a))
+	w := float64(x.cwnd)
+	if a >= 0 {
+		w += float64(a) * aiSegs * float64(x.mss)
+	} else {
+		w *= math.Exp2(mdExp * float64(a))
+	}
 	x.cwnd = int(max(float64(x.minCWnd), min(float64(x.maxCWnd), w)))
 }
 

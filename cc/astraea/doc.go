@@ -21,7 +21,8 @@
 //     BDP, last action), five periods stacked; the local reward and the
 //     fairness-aware reward over all flows (FairReward).
 //   - astraea.go: the controller (slow start until the first loss or
-//     queue build-up, then cwnd ← cwnd·2^(a/2) each period, paced at
+//     queue build-up, then each period cwnd += 2a segments for a ≥ 0 and
+//     cwnd ← cwnd·2^(a/2) for a < 0, paced at
 //     Linux's ratios) and its registration.
 //
 // The actor is cc/orca's dense network and file format (orca.Actor over
