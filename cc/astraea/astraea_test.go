@@ -86,7 +86,8 @@ func TestConstantActions(t *testing.T) {
 }
 
 // The fairness-aware reward: two flows at 5 and 5 MB/s with the largest
-// sum 10 MB/s, no queue and no loss score 1; 8 and 2 score 1 − 0.6; a
+// capacity 10 MB/s, no queue and no loss score 1; 8 and 2 score
+// 1 − 0.5·0.6; a
 // queue at 2.5·min_rtt halves the utilisation term; losing 10 % of the
 // bytes costs 0.2; alone a flow pays no fairness term.
 func TestFairReward(t *testing.T) {
@@ -97,25 +98,25 @@ func TestFairReward(t *testing.T) {
 			MinRTT: 40 * time.Millisecond, SRTT: rtt}
 	}
 	near := func(got float32, want float64) bool { return math.Abs(float64(got)-want) < 1e-3 }
-	if r := astraea.FairReward(iv(5e6, 40*time.Millisecond, 0), []float64{5e6, 5e6}, 1e7); !near(r, 1) {
+	if r := astraea.FairReward(iv(5e6, 40*time.Millisecond, 0), 5e6, []float64{5e6, 5e6}, 1e7); !near(r, 1) {
 		t.Errorf("fair: %v, want 1", r)
 	}
-	if r := astraea.FairReward(iv(8e6, 40*time.Millisecond, 0), []float64{8e6, 2e6}, 1e7); !near(r, 1-0.6) {
-		t.Errorf("8 of 10: %v, want 0.4", r)
+	if r := astraea.FairReward(iv(8e6, 40*time.Millisecond, 0), 8e6, []float64{8e6, 2e6}, 1e7); !near(r, 1-0.5*0.6) {
+		t.Errorf("8 of 10: %v, want 0.7", r)
 	}
-	if r := astraea.FairReward(iv(2e6, 40*time.Millisecond, 0), []float64{8e6, 2e6}, 1e7); !near(r, 1-0.6) {
-		t.Errorf("2 of 10: %v, want 0.4", r)
+	if r := astraea.FairReward(iv(2e6, 40*time.Millisecond, 0), 2e6, []float64{8e6, 2e6}, 1e7); !near(r, 1-0.5*0.6) {
+		t.Errorf("2 of 10: %v, want 0.7", r)
 	}
-	if r := astraea.FairReward(iv(5e6, 100*time.Millisecond, 0), []float64{5e6, 5e6}, 1e7); !near(r, 0.5) {
+	if r := astraea.FairReward(iv(5e6, 100*time.Millisecond, 0), 5e6, []float64{5e6, 5e6}, 1e7); !near(r, 0.5) {
 		t.Errorf("queued: %v, want 0.5", r)
 	}
-	if r := astraea.FairReward(iv(5e6, 40*time.Millisecond, 0.1), []float64{5e6, 5e6}, 1e7); !near(r, 0.8) {
+	if r := astraea.FairReward(iv(5e6, 40*time.Millisecond, 0.1), 5e6, []float64{5e6, 5e6}, 1e7); !near(r, 0.8) {
 		t.Errorf("lossy: %v, want 0.8", r)
 	}
-	if r := astraea.FairReward(iv(5e6, 40*time.Millisecond, 0), []float64{5e6}, 1e7); !near(r, 0.5) {
-		t.Errorf("alone at half the largest sum: %v, want 0.5", r)
+	if r := astraea.FairReward(iv(5e6, 40*time.Millisecond, 0), 5e6, []float64{5e6}, 1e7); !near(r, 0.5) {
+		t.Errorf("alone at half the capacity: %v, want 0.5", r)
 	}
-	if r := astraea.FairReward(iv(5e6, 40*time.Millisecond, 0.9), []float64{5e6}, 1e7); r != -1 {
+	if r := astraea.FairReward(iv(5e6, 40*time.Millisecond, 0.9), 5e6, []float64{5e6}, 1e7); r != -1 {
 		t.Errorf("floor: %v, want −1", r)
 	}
 }

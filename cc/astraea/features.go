@@ -28,7 +28,7 @@ const (
 	// fairWeight the flow's relative deviation from the mean rate of
 	// the active flows; rewardFloor bounds a period's reward below.
 	lossWeight  = 2
-	fairWeight  = 1
+	fairWeight  = 0.5
 	rewardFloor = -1
 	// ActiveWindow: a flow counts in the fairness term while its latest
 	// period ended this recently (a few periods).
@@ -104,24 +104,25 @@ func DelayFactor(minRTT, rtt time.Duration) float64 {
 }
 
 // FairReward is the fairness-aware reward of one flow's period in a
-// multi-flow episode: the bottleneck's utilisation, estimated as the sum
-// of the active flows' latest throughputs (active, this flow's
-// included) over the largest such sum of the episode (maxSum), times the
+// multi-flow episode: the bottleneck's utilisation, the sum of the
+// active flows' recent throughputs (active, this flow's included) over
+// capacity (bytes/s; the training environment knows it), times the
 // flow's delay factor, less the loss term and the fairness term
 // fairWeight·|thr/mean − 1| (capped at 1) over the active flows' mean
 // throughput; floored at −1. With one active flow the fairness term is 0.
-func FairReward(iv *monitor.Interval, active []float64, maxSum float64) float32 {
+// own is the flow's recent throughput (one of active).
+func FairReward(iv *monitor.Interval, own float64, active []float64, capacity float64) float32 {
 	sum := 0.0
 	for _, v := range active {
 		sum += v
 	}
-	if maxSum <= 0 || len(active) == 0 {
+	if capacity <= 0 || len(active) == 0 {
 		return 0
 	}
-	r := sum / maxSum * DelayFactor(iv.MinRTT, iv.AvgRTT())
+	r := min(sum/capacity, 1) * DelayFactor(iv.MinRTT, iv.AvgRTT())
 	r -= lossWeight * LossFraction(iv)
 	if mean := sum / float64(len(active)); mean > 0 {
-		r -= fairWeight * min(math.Abs(iv.Throughput()/mean-1), 1)
+		r -= fairWeight * min(math.Abs(own/mean-1), 1)
 	}
 	return float32(max(r, rewardFloor))
 }

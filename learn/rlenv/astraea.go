@@ -10,13 +10,18 @@ import (
 
 // AstraeaTask is Astraea (cc/astraea) as the environment trains it: every
 // flow of a self-play episode is an agent, and each period's reward is
-// astraea.FairReward over the flows active on the board.
+// astraea.FairReward over the flows active on the board, against the
+// link's rate (the largest aggregate seen on the Starlink path).
 func AstraeaTask() Task {
 	return Task{Name: "astraea", StateDim: astraea.StateDim,
 		New: func(cfg cc.Config, d Decider) (cc.Controller, error) { return astraea.New(cfg, d) },
-		Reward: func(_ int, iv *monitor.Interval, _ float32, b *Board) float32 {
+		Reward: func(f int, iv *monitor.Interval, _ float32, b *Board) float32 {
 			var buf [17]float64
-			return astraea.FairReward(iv, b.Active(buf[:0], iv.End, astraea.ActiveWindow), b.MaxSum)
+			c := b.Capacity
+			if c <= 0 {
+				c = b.MaxSum
+			}
+			return astraea.FairReward(iv, b.Thr[f], b.Active(buf[:0], iv.End, astraea.ActiveWindow), c)
 		}}
 }
 

@@ -40,10 +40,23 @@ type Task struct {
 // flow's latest closed monitor period. An episode's flows run in one
 // simulator goroutine, so the board needs no lock.
 type Board struct {
-	Thr    []float64       // bytes/s acknowledged in the flow's latest period
-	End    []time.Duration // that period's end; 0 before its first
-	MaxSum float64         // the largest sum of Thr seen in the episode
+	// Thr is each flow's throughput (bytes/s) smoothed over its periods
+	// (an EWMA of gain BoardGain), End its latest period's end (0
+	// before the first).
+	Thr []float64
+	End []time.Duration
+	// MaxSum is the largest sum of Thr seen in the episode.
+	MaxSum float64
+	// Capacity is the bottleneck's rate in bytes/s on a fixed link (the
+	// simulator knows it; only training rewards read it), 0 on the
+	// Starlink path.
+	Capacity float64
 }
+
+// BoardGain is the weight of a new period in a flow's smoothed
+// throughput: ¼, about four 20 ms periods, so that the fairness of
+// flows whose periods hold a dozen packets is not judged on one.
+const BoardGain = 0.25
 
 // Active is the throughputs of the flows whose latest period ended within
 // window before now, appended to dst.
@@ -104,7 +117,12 @@ type recorder struct {
 func (r *recorder) Decide(now time.Duration, iv *monitor.Interval, s []float32, reward float32) float32 {
 	cur := append([]float32(nil), s...)
 	if b := r.board; b != nil {
-		b.Thr[r.flow], b.End[r.flow] = iv.Throughput(), iv.End
+		if b.End[r.flow] == 0 {
+			b.Thr[r.flow] = iv.Throughput()
+		} else {
+			b.Thr[r.flow] += BoardGain * (iv.Throughput() - b.Thr[r.flow])
+		}
+		b.End[r.flow] = iv.End
 		sum := 0.0
 		for _, v := range b.Thr {
 			sum += v
@@ -209,7 +227,7 @@ func (c Collector) run(seed uint64, i int, pol Policy) (EpisodeResult, error) {
 	if c.Dist.SelfPlay {
 		agents = len(spec.Flows)
 	}
-	board := &Board{Thr: make([]float64, agents), End: make([]time.Duration, agents)}
+	board := &Board{Thr: make([]float64, agents), End: make([]time.Duration, agents), Capacity: ep.RateMbps * 1e6 / 8}
 	recs := make([]*recorder, agents)
 	for f := range recs {
 		name := fmt.Sprintf("rlenv/noise/%d", i)
