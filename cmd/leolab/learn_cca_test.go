@@ -144,3 +144,20 @@ func TestCCAListAstraea(t *testing.T) {
 		t.Fatalf("cca list astraea line %q", line)
 	}
 }
+
+var retrainAstraea = flag.Bool("retrain-astraea", false, "retrain Astraea with the defaults (about 5 minutes) and compare with the embedded actor")
+
+// The embedded Astraea actor is what `leolab learn train-cca astraea`
+// rebuilds, byte for byte (amd64). Minutes: run with -retrain-astraea.
+func TestTrainCCAAstraeaRebuildsEmbedded(t *testing.T) {
+	if !*retrainAstraea {
+		t.Skip("skipping the full Astraea retrain (minutes); run with -retrain-astraea")
+	}
+	code, out, stderr := trainCCA("astraea")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if out != string(astraea.DefaultActorFile()) {
+		t.Fatal("a fresh default retrain differs from the embedded cc/astraea/actor.json")
+	}
+}
