@@ -48,7 +48,8 @@ func DefaultTrainConfig() TrainConfig {
 
 // AstraeaTrainConfig is the run that built cc/astraea's embedded actor:
 // Orca's TD3 on fewer, shorter rounds with one worker, to fit a training
-// of about five minutes on one core (4 m 43 s on a shared 2-core VM).
+// of about five minutes on one core (4 m 43 s – 6 m on a shared 2-core
+// VM; a fresh default run rebuilds the embedded actor byte for byte).
 func AstraeaTrainConfig() TrainConfig {
 	return TrainConfig{
 		Seed: 1, Rounds: 100, EpisodesPerRound: 4, UpdatesPerRound: 300,
