@@ -3,6 +3,7 @@
 package all
 
 import (
+	_ "github.com/leolab/leolab/cc/astraea"
 	_ "github.com/leolab/leolab/cc/bbr"
 	_ "github.com/leolab/leolab/cc/copa"
 	_ "github.com/leolab/leolab/cc/cubic"

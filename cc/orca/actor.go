@@ -36,12 +36,16 @@ type ActorFile struct {
 // Actor is a loaded actor ready for allocation-free inference.
 type Actor struct {
 	layers []Layer
+	dim    int
 	buf    [2][]float64
 }
 
 // ParseActor reads an actor file and checks its shape: input StateDim,
 // output 1, each layer's input the previous layer's output.
-func ParseActor(name string, data []byte) (*Actor, error) {
+func ParseActor(name string, data []byte) (*Actor, error) { return ParseActorIn(name, StateDim, data) }
+
+// ParseActorIn is ParseActor for an input of dim values.
+func ParseActorIn(name string, dim int, data []byte) (*Actor, error) {
 	var f ActorFile
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -49,15 +53,23 @@ func ParseActor(name string, data []byte) (*Actor, error) {
 	if f.Format != ActorFormat || f.Version != ActorVersion {
 		return nil, fmt.Errorf("%s: format %q version %d (want %q version %d)", name, f.Format, f.Version, ActorFormat, ActorVersion)
 	}
-	return NewActor(name, f.Layers)
+	return NewActorIn(name, dim, f.Layers)
 }
 
-// NewActor checks layers and builds an actor over them (not copied).
-func NewActor(name string, layers []Layer) (*Actor, error) {
+// NewActor checks layers and builds an actor of Orca's input size over
+// them (not copied).
+func NewActor(name string, layers []Layer) (*Actor, error) { return NewActorIn(name, StateDim, layers) }
+
+// NewActorIn is NewActor for an input of dim values: the same network
+// and file format serve other learned controllers (cc/astraea).
+func NewActorIn(name string, dim int, layers []Layer) (*Actor, error) {
 	if len(layers) == 0 {
 		return nil, fmt.Errorf("%s: layers: none", name)
 	}
-	in, widest := StateDim, 0
+	if dim <= 0 || dim > maxWidth {
+		return nil, fmt.Errorf("%s: input size %d (want 1..%d)", name, dim, maxWidth)
+	}
+	in, widest := dim, 0
 	for i, l := range layers {
 		if l.In != in || l.Out <= 0 || l.Out > maxWidth || len(l.W) != l.In*l.Out || len(l.B) != l.Out {
 			return nil, fmt.Errorf("%s: layers[%d]: in %d out %d with %d weights and %d biases (want in %d, out in [1, %d], in·out weights, out biases)",
@@ -73,7 +85,7 @@ func NewActor(name string, layers []Layer) (*Actor, error) {
 	if in != 1 {
 		return nil, fmt.Errorf("%s: output width %d (want 1: the action)", name, in)
 	}
-	return &Actor{layers: layers, buf: [2][]float64{make([]float64, max(widest, StateDim)), make([]float64, max(widest, StateDim))}}, nil
+	return &Actor{layers: layers, dim: dim, buf: [2][]float64{make([]float64, max(widest, dim)), make([]float64, max(widest, dim))}}, nil
 }
 
 // Act returns the action for state s (len StateDim) in [−1, 1]. It
@@ -104,6 +116,6 @@ func (a *Actor) Act(s []float32) float32 {
 
 // Clone is an actor over the same weights with its own scratch.
 func (a *Actor) Clone() *Actor {
-	b, _ := NewActor("clone", a.layers)
+	b, _ := NewActorIn("clone", a.dim, a.layers)
 	return b
 }

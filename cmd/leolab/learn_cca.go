@@ -24,14 +24,32 @@ type trainCCAFlags struct {
 }
 
 // trainableCCAs are the learned controllers `learn train-cca` retrains.
-var trainableCCAs = []string{"orca"}
+var trainableCCAs = []string{"orca", "astraea"}
+
+// trainSetup is one trainable controller: its task, distribution and
+// default run.
+type trainSetup struct {
+	task rlenv.Task
+	dist rlenv.Dist
+	tc   td3.TrainConfig
+}
+
+func trainSetupOf(name string) (trainSetup, bool) {
+	switch name {
+	case "orca":
+		return trainSetup{rlenv.OrcaTask(), rlenv.DefaultDist(), td3.DefaultTrainConfig()}, true
+	case "astraea":
+		return trainSetup{rlenv.AstraeaTask(), rlenv.AstraeaDist(), td3.AstraeaTrainConfig()}, true
+	}
+	return trainSetup{}, false
+}
 
 func newLearnTrainCCACmd() *cobra.Command {
 	var f trainCCAFlags
 	d := td3.DefaultTrainConfig()
 	c := &cobra.Command{
 		Use:   "train-cca NAME",
-		Short: "Retrain a learned congestion controller's weights in the simulator (orca)",
+		Short: "Retrain a learned congestion controller's weights in the simulator (orca, astraea)",
 		Long: `Train a learned controller in leolab's simulator and write its weights.
 
 orca: TD3 (learn/td3) over learn/rlenv's randomised dumbbells (10–100 Mbit/s,
@@ -39,9 +57,17 @@ orca: TD3 (learn/td3) over learn/rlenv's randomised dumbbells (10–100 Mbit/s,
 episodes, at most one competing CUBIC flow, 10 s episodes), in rounds of
 parallel episodes with exploration noise followed by TD3 updates; the actor
 scoring best on validation episodes is written as a leolab-orca-actor JSON.
+
+astraea: the same TD3 over self-play episodes: 2–4 astraea flows sharing the
+policy (the second to fourth starting in the first half) on 10–50 Mbit/s,
+10–80 ms, ½–2 BDP dumbbells, 8 s episodes, each flow's reward scoring the
+flows' utilisation, its delay and loss and its deviation from the mean rate.
+Its defaults differ (learn/td3 AstraeaTrainConfig; flags left unset take them).
+
 Same flags → same bytes. The defaults rebuild the embedded weights:
 
   leolab learn train-cca orca --out cc/orca/actor.json
+  leolab learn train-cca astraea --out cc/astraea/actor.json
 
 Progress goes to stderr; the weights to --out (- for stdout).`,
 		Example: `  leolab learn train-cca orca --out cc/orca/actor.json
@@ -63,29 +89,41 @@ func runTrainCCA(cmd *cobra.Command, args []string, f *trainCCAFlags) error {
 	if len(args) != 1 {
 		return badInput("learn train-cca: want one NAME (allowed: %s)", strings.Join(trainableCCAs, ", "))
 	}
-	if args[0] != "orca" {
+	setup, ok := trainSetupOf(args[0])
+	if !ok {
 		return badInput("learn train-cca: %q cannot be trained here (allowed: %s)", args[0], strings.Join(trainableCCAs, ", "))
+	}
+	// flags left at their (Orca) defaults take the controller's own
+	fl := cmd.Flags()
+	for name, p := range map[string]*int{"rounds": &f.rounds, "episodes": &f.episodes, "updates": &f.updates, "workers": &f.workers, "validation": &f.val} {
+		if !fl.Changed(name) {
+			*p = map[string]int{"rounds": setup.tc.Rounds, "episodes": setup.tc.EpisodesPerRound, "updates": setup.tc.UpdatesPerRound,
+				"workers": setup.tc.Workers, "validation": setup.tc.ValEpisodes}[name]
+		}
+	}
+	if !fl.Changed("episode") {
+		f.episode = setup.dist.Duration
 	}
 	if f.rounds < 1 || f.episodes < 1 || f.updates < 0 || f.workers < 1 || f.val < 0 || f.rounds > 100_000 || f.episodes > 10_000 {
 		return badInput("learn train-cca: --rounds %d --episodes %d --updates %d --workers %d --validation %d: want rounds in 1..100000, episodes 1..10000, updates ≥ 0, workers ≥ 1, validation ≥ 0",
 			f.rounds, f.episodes, f.updates, f.workers, f.val)
 	}
-	dist := rlenv.DefaultDist()
+	dist := setup.dist
 	dist.Duration = f.episode
 	if err := dist.Validate(); err != nil {
 		return badInput("learn train-cca: --episode %v: %v", f.episode, err)
 	}
-	tc := td3.DefaultTrainConfig()
+	tc := setup.tc
 	tc.Seed, tc.Rounds, tc.EpisodesPerRound, tc.UpdatesPerRound, tc.Workers, tc.ValEpisodes = f.seed, f.rounds, f.episodes, f.updates, f.workers, f.val
 	stderr := cmd.ErrOrStderr()
 	start := time.Now()
 	tc.Log = func(l td3.RoundLog) { fmt.Fprintf(stderr, "%s [%v]\n", l, time.Since(start).Round(time.Second)) }
-	res, err := td3.Train(tc, rlenv.Collector{Dist: dist, Task: rlenv.OrcaTask()})
+	res, err := td3.Train(tc, rlenv.Collector{Dist: dist, Task: setup.task})
 	if err != nil {
 		return err
 	}
 	meta := map[string]string{
-		"trained_by": "leolab learn train-cca orca",
+		"trained_by": "leolab learn train-cca " + args[0],
 		"seed":       strconv.FormatUint(f.seed, 10),
 		"rounds":     strconv.Itoa(f.rounds),
 		"episodes":   strconv.Itoa(f.episodes),

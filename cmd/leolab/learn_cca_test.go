@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leolab/leolab/cc/astraea"
 	"github.com/leolab/leolab/cc/orca"
 )
 
@@ -104,5 +105,59 @@ func TestTrainCCAOrcaRebuildsEmbedded(t *testing.T) {
 	}
 	if out != string(orca.DefaultActorFile()) {
 		t.Fatal("a fresh default retrain differs from the embedded cc/orca/actor.json")
+	}
+}
+
+// train-cca astraea runs self-play training; same flags, same bytes; the
+// actor has cc/astraea's input size.
+func TestTrainCCAAstraeaDeterministic(t *testing.T) {
+	args := []string{"astraea", "--rounds", "2", "--episodes", "2", "--updates", "5", "--episode", "2s", "--validation", "1"}
+	code, a, stderr := trainCCA(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if _, err := orca.ParseActorIn("stdout", astraea.StateDim, []byte(a)); err != nil {
+		t.Fatal(err)
+	}
+	var f orca.ActorFile
+	if err := json.Unmarshal([]byte(a), &f); err != nil || f.Meta["trained_by"] != "leolab learn train-cca astraea" || f.Meta["episode"] != "2s" {
+		t.Fatalf("meta %v (%v)", f.Meta, err)
+	}
+	if _, b, _ := trainCCA(args...); b != a {
+		t.Fatal("same flags, different weights")
+	}
+}
+
+// `leolab cca list` shows astraea with its source and the retraining note.
+func TestCCAListAstraea(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"cca", "list"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var line string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "astraea") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "retrained here; the authors' weights are not used") || !strings.Contains(line, "EuroSys 2024") {
+		t.Fatalf("cca list astraea line %q", line)
+	}
+}
+
+var retrainAstraea = flag.Bool("retrain-astraea", false, "retrain Astraea with the defaults (about 5 minutes) and compare with the embedded actor")
+
+// The embedded Astraea actor is what `leolab learn train-cca astraea`
+// rebuilds, byte for byte (amd64). Minutes: run with -retrain-astraea.
+func TestTrainCCAAstraeaRebuildsEmbedded(t *testing.T) {
+	if !*retrainAstraea {
+		t.Skip("skipping the full Astraea retrain (minutes); run with -retrain-astraea")
+	}
+	code, out, stderr := trainCCA("astraea")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if out != string(astraea.DefaultActorFile()) {
+		t.Fatal("a fresh default retrain differs from the embedded cc/astraea/actor.json")
 	}
 }

@@ -29,6 +29,44 @@ type Task struct {
 	StateDim int
 	// New builds the agent flow's controller, acting through d.
 	New func(cfg cc.Config, d Decider) (cc.Controller, error)
+	// Reward, when set, replaces the controller's reward of a period of
+	// agent flow `flow` (local) by one computed over all agent flows of
+	// the episode (b holds every agent flow's latest period, this one's
+	// included): Astraea's fairness-aware reward. Nil: the controller's.
+	Reward func(flow int, iv *monitor.Interval, local float32, b *Board) float32
+}
+
+// Board is what the agent flows of one training episode share: each
+// flow's latest closed monitor period. An episode's flows run in one
+// simulator goroutine, so the board needs no lock.
+type Board struct {
+	// Thr is each flow's throughput (bytes/s) smoothed over its periods
+	// (an EWMA of gain BoardGain), End its latest period's end (0
+	// before the first).
+	Thr []float64
+	End []time.Duration
+	// MaxSum is the largest sum of Thr seen in the episode.
+	MaxSum float64
+	// Capacity is the bottleneck's rate in bytes/s on a fixed link (the
+	// simulator knows it; only training rewards read it), 0 on the
+	// Starlink path.
+	Capacity float64
+}
+
+// BoardGain is the weight of a new period in a flow's smoothed
+// throughput: ¼, about four 20 ms periods, so that the fairness of
+// flows whose periods hold a dozen packets is not judged on one.
+const BoardGain = 0.25
+
+// Active is the throughputs of the flows whose latest period ended within
+// window before now, appended to dst.
+func (b *Board) Active(dst []float64, now, window time.Duration) []float64 {
+	for i, e := range b.End {
+		if e > 0 && now-e <= window {
+			dst = append(dst, b.Thr[i])
+		}
+	}
+	return dst
 }
 
 // Policy maps a state to an action in [−1, 1]. A Policy serves one
@@ -55,7 +93,8 @@ type Transition struct {
 	R     float32
 	S2    []float32
 	Obs   Obs // the period that produced R and S2
-	Index int // the period's index in its episode
+	Index int // the period's index in its flow's episode
+	Flow  int // the agent flow (0 unless the distribution self-plays)
 }
 
 // recorder is the Decider of a training episode: it explores around the
@@ -63,6 +102,9 @@ type Transition struct {
 // transition per period after the first.
 type recorder struct {
 	pol   Policy
+	task  *Task
+	board *Board
+	flow  int
 	noise float64
 	rng   *rand.Rand
 	out   []Transition
@@ -74,8 +116,24 @@ type recorder struct {
 
 func (r *recorder) Decide(now time.Duration, iv *monitor.Interval, s []float32, reward float32) float32 {
 	cur := append([]float32(nil), s...)
+	if b := r.board; b != nil {
+		if b.End[r.flow] == 0 {
+			b.Thr[r.flow] = iv.Throughput()
+		} else {
+			b.Thr[r.flow] += BoardGain * (iv.Throughput() - b.Thr[r.flow])
+		}
+		b.End[r.flow] = iv.End
+		sum := 0.0
+		for _, v := range b.Thr {
+			sum += v
+		}
+		b.MaxSum = max(b.MaxSum, sum)
+		if r.task.Reward != nil {
+			reward = r.task.Reward(r.flow, iv, reward, b)
+		}
+	}
 	if r.have {
-		r.out = append(r.out, Transition{S: r.prevS, A: r.prevA, R: reward, S2: cur, Index: r.n, Obs: Obs{
+		r.out = append(r.out, Transition{S: r.prevS, A: r.prevA, R: reward, S2: cur, Index: r.n, Flow: r.flow, Obs: Obs{
 			End: iv.End, ThroughputBps: 8 * iv.Throughput(), LossBps: 8 * iv.LossRate(),
 			AvgRTT: iv.AvgRTT(), MinRTT: iv.MinRTT, CWnd: iv.CWnd,
 		}})
@@ -165,12 +223,29 @@ func (c Collector) run(seed uint64, i int, pol Policy) (EpisodeResult, error) {
 	if err != nil {
 		return EpisodeResult{}, err
 	}
-	rec := &recorder{pol: pol, noise: c.Noise, rng: sim.Stream(seed, fmt.Sprintf("rlenv/noise/%d", i)),
-		out: make([]Transition, 0, int(ep.Duration/(20*time.Millisecond)))}
-	spec.Flows[0].Controller = func(cfg cc.Config) (cc.Controller, error) { return c.Task.New(cfg, rec) }
+	agents := 1
+	if c.Dist.SelfPlay {
+		agents = len(spec.Flows)
+	}
+	board := &Board{Thr: make([]float64, agents), End: make([]time.Duration, agents), Capacity: ep.RateMbps * 1e6 / 8}
+	recs := make([]*recorder, agents)
+	for f := range recs {
+		name := fmt.Sprintf("rlenv/noise/%d", i)
+		if f > 0 {
+			name = fmt.Sprintf("rlenv/noise/%d/flow/%d", i, f)
+		}
+		rec := &recorder{pol: pol, task: &c.Task, board: board, flow: f, noise: c.Noise, rng: sim.Stream(seed, name),
+			out: make([]Transition, 0, int(ep.Duration/(20*time.Millisecond)))}
+		recs[f] = rec
+		spec.Flows[f].Controller = func(cfg cc.Config) (cc.Controller, error) { return c.Task.New(cfg, rec) }
+	}
 	res, err := netsim.Run(spec)
 	if err != nil {
 		return EpisodeResult{}, err
 	}
-	return EpisodeResult{Episode: ep, Transitions: rec.out, Agent: res.Flows[0], Result: res}, nil
+	trs := recs[0].out
+	for _, r := range recs[1:] {
+		trs = append(trs, r.out...)
+	}
+	return EpisodeResult{Episode: ep, Transitions: trs, Agent: res.Flows[0], Result: res}, nil
 }

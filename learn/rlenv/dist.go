@@ -24,7 +24,14 @@ type Dist struct {
 	// uniform time in the first half of the episode.
 	Competitors   int
 	CompetitorCCA string
-	Duration      time.Duration
+	// MinCompetitors is the smallest number of competing flows (0 ≤
+	// MinCompetitors ≤ Competitors).
+	MinCompetitors int
+	// SelfPlay makes every competitor an agent flow too, running the
+	// task's controller with the same policy (shared weights): the
+	// multi-flow episodes of Astraea. CompetitorCCA is then unused.
+	SelfPlay bool
+	Duration time.Duration
 	// LEO runs every episode on the Starlink path (profile starlink,
 	// downlink, a city drawn from LEOCities) instead of a fixed link: the
 	// access link's reconfigurations, allocation and head-drop queue.
@@ -69,7 +76,9 @@ func (d Dist) Validate() error {
 		return fmt.Errorf("rlenv: loss probability %v and max %v: want both in [0, 1)", d.LossProb, d.LossMax)
 	case d.Competitors < 0 || d.Competitors > 16:
 		return fmt.Errorf("rlenv: competitors %d: want 0..16", d.Competitors)
-	case d.Competitors > 0 && d.CompetitorCCA == "":
+	case d.MinCompetitors < 0 || d.MinCompetitors > d.Competitors:
+		return fmt.Errorf("rlenv: min competitors %d: want 0..%d (competitors)", d.MinCompetitors, d.Competitors)
+	case d.Competitors > 0 && d.CompetitorCCA == "" && !d.SelfPlay:
 		return fmt.Errorf("rlenv: competitors without a competitor cca")
 	case !(d.Duration >= time.Second && d.Duration <= time.Hour):
 		return fmt.Errorf("rlenv: episode duration %v: want 1s..1h", d.Duration)
@@ -111,7 +120,10 @@ func (d Dist) Draw(seed uint64, i int) Episode {
 			e.Loss = d.LossMax * (1 - r.Float64()) // (0, LossMax]
 		}
 	}
-	for range r.IntN(d.Competitors + 1) {
+	if d.SelfPlay {
+		e.cca = ""
+	}
+	for range d.MinCompetitors + r.IntN(d.Competitors-d.MinCompetitors+1) {
 		e.Competitors = append(e.Competitors, time.Duration(r.Float64()*float64(d.Duration/2)).Round(time.Millisecond))
 	}
 	return e
@@ -141,8 +153,12 @@ func (e Episode) YAML(agentCCA string) string {
 		fmt.Fprintf(&b, "  queue: {discipline: droptail, limit_packets: %d}\n  loss: %g\n", e.BufferPkts, e.Loss)
 	}
 	fmt.Fprintf(&b, "flows:\n  - {cca: %s, start: 0s}\n", agentCCA)
+	cca := e.cca
+	if cca == "" { // self-play
+		cca = agentCCA
+	}
 	for _, s := range e.Competitors {
-		fmt.Fprintf(&b, "  - {cca: %s, start: %v}\n", e.cca, s)
+		fmt.Fprintf(&b, "  - {cca: %s, start: %v}\n", cca, s)
 	}
 	return b.String()
 }

@@ -46,6 +46,18 @@ func DefaultTrainConfig() TrainConfig {
 	}
 }
 
+// AstraeaTrainConfig is the run that built cc/astraea's embedded actor:
+// Orca's TD3 on fewer, shorter rounds with one worker, to fit a training
+// of about five minutes on one core (4 m 43 s – 6 m on a shared 2-core
+// VM; a fresh default run rebuilds the embedded actor byte for byte).
+func AstraeaTrainConfig() TrainConfig {
+	return TrainConfig{
+		Seed: 1, Rounds: 100, EpisodesPerRound: 4, UpdatesPerRound: 300,
+		Noise: 0.2, NoiseEnd: 0.05, Replay: 100_000, Warmup: 5_000,
+		Agent: DefaultConfig(), Workers: 1, ValEpisodes: 4, ValEvery: 5,
+	}
+}
+
 // RoundLog summarises one round.
 type RoundLog struct {
 	Round, Transitions, Replay, Updates int
@@ -104,7 +116,7 @@ func Train(tc TrainConfig, c rlenv.Collector) (*Result, error) {
 		c.Noise = tc.Noise + (tc.NoiseEnd-tc.Noise)*frac
 		layers := a.ActorLayers()
 		eps, err := c.Collect(tc.Seed, round*tc.EpisodesPerRound, tc.EpisodesPerRound, func() rlenv.Policy {
-			p, err := orca.NewActor("td3", layers)
+			p, err := orca.NewActorIn("td3", c.Task.StateDim, layers)
 			if err != nil {
 				panic("leolab BUG: td3 actor export: " + err.Error())
 			}
@@ -168,7 +180,7 @@ type Score struct {
 func Validate(c rlenv.Collector, seed uint64, n int, layers []orca.Layer) (Score, error) {
 	c.Noise = 0
 	eps, err := c.Collect(seed, 0, n, func() rlenv.Policy {
-		p, err := orca.NewActor("td3", layers)
+		p, err := orca.NewActorIn("td3", c.Task.StateDim, layers)
 		if err != nil {
 			panic("leolab BUG: td3 actor export: " + err.Error())
 		}
