@@ -140,14 +140,18 @@ func (w Worker) handle(ctx context.Context, js jetstream.JetStream, msg jetstrea
 	if _, err := js.Publish(ctx, t.Reply, data, jetstream.WithMsgID(t.Reply+"."+t.Run.ID)); err != nil {
 		return fmt.Errorf("nats: publish result of run %s: %w", t.Run.ID, err)
 	}
-	if err := msg.DoubleAck(ctx); err != nil {
-		return fmt.Errorf("nats: ack run %s: %w", t.Run.ID, err)
-	}
+	// The outcome is published (and deduplicated by its message ID): the
+	// run is done whether or not the acknowledgement below reaches the
+	// server; if it does not, the run comes back after AckWait and its
+	// second outcome is dropped as a duplicate.
 	status := "done"
 	if o.Err != nil {
 		status = "failed: " + o.Err.Error()
 	}
 	w.logf("%s %s %s", t.Run.ID, t.Run.Name(), status)
+	if err := msg.DoubleAck(ctx); err != nil {
+		return fmt.Errorf("nats: ack run %s: %w", t.Run.ID, err)
+	}
 	return nil
 }
 
