@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
-	"os"
 	"time"
 
 	"github.com/leolab/leolab/cc"
@@ -47,10 +46,7 @@ var defaultActorJSON []byte
 
 // DefaultActor is the embedded trained actor (a fresh copy each call).
 func DefaultActor() *orca.Actor {
-	a, err := orca.ParseActorIn("cc/astraea/actor.json", StateDim, defaultActorJSON)
-	if err != nil {
-		panic("leolab BUG: embedded Astraea actor: " + err.Error())
-	}
+	a, _ := orca.ConfigActor(cc.Config{}, "astraea", StateDim, "cc/astraea/actor.json", defaultActorJSON)
 	return a
 }
 
@@ -65,15 +61,9 @@ func init() {
 		Params:      map[string]float64{},
 		Files:       map[string]string{ParamModel: "Astraea actor weights (leolab-orca-actor JSON of input 30, leolab learn train-cca astraea --out)"},
 		New: func(cfg cc.Config) (cc.Controller, error) {
-			a := DefaultActor()
-			if path := cfg.File(ParamModel); path != "" {
-				data, err := os.ReadFile(path)
-				if err != nil {
-					return nil, fmt.Errorf("astraea: %w", err)
-				}
-				if a, err = orca.ParseActorIn(path, StateDim, data); err != nil {
-					return nil, fmt.Errorf("astraea: %w", err)
-				}
+			a, err := orca.ConfigActor(cfg, "astraea", StateDim, "cc/astraea/actor.json", defaultActorJSON)
+			if err != nil {
+				return nil, err
 			}
 			return New(cfg, orca.ActorDecider{A: a})
 		},

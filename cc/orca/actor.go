@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+
+	"github.com/leolab/leolab/cc"
 )
 
 // ActorFormat names the actor file format; ActorVersion is its version.
@@ -43,6 +46,29 @@ type Actor struct {
 // ParseActor reads an actor file and checks its shape: input StateDim,
 // output 1, each layer's input the previous layer's output.
 func ParseActor(name string, data []byte) (*Actor, error) { return ParseActorIn(name, StateDim, data) }
+
+// ConfigActor is the actor of a learned controller named scheme with
+// inputs in: the actor file cfg names under ParamModel, or without one
+// the embedded actor (embeddedName, embedded), which must parse.
+func ConfigActor(cfg cc.Config, scheme string, in int, embeddedName string, embedded []byte) (*Actor, error) {
+	path := cfg.File(ParamModel)
+	if path == "" {
+		a, err := ParseActorIn(embeddedName, in, embedded)
+		if err != nil {
+			panic("leolab BUG: embedded " + scheme + " actor: " + err.Error())
+		}
+		return a, nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", scheme, err)
+	}
+	a, err := ParseActorIn(path, in, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", scheme, err)
+	}
+	return a, nil
+}
 
 // ParseActorIn is ParseActor for an input of dim values.
 func ParseActorIn(name string, dim int, data []byte) (*Actor, error) {

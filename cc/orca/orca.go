@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"math"
-	"os"
 	"time"
 
 	"github.com/leolab/leolab/cc"
@@ -35,10 +34,7 @@ var defaultActorJSON []byte
 
 // DefaultActor is the embedded trained actor (a fresh copy each call).
 func DefaultActor() *Actor {
-	a, err := ParseActor("cc/orca/actor.json", defaultActorJSON)
-	if err != nil {
-		panic("leolab BUG: embedded Orca actor: " + err.Error())
-	}
+	a, _ := ConfigActor(cc.Config{}, "orca", StateDim, "cc/orca/actor.json", defaultActorJSON)
 	return a
 }
 
@@ -53,15 +49,9 @@ func init() {
 		Params:      map[string]float64{},
 		Files:       map[string]string{ParamModel: "Orca actor weights (leolab-orca-actor JSON, leolab learn train-cca orca -o)"},
 		New: func(cfg cc.Config) (cc.Controller, error) {
-			a := DefaultActor()
-			if path := cfg.File(ParamModel); path != "" {
-				data, err := os.ReadFile(path)
-				if err != nil {
-					return nil, fmt.Errorf("orca: %w", err)
-				}
-				if a, err = ParseActor(path, data); err != nil {
-					return nil, fmt.Errorf("orca: %w", err)
-				}
+			a, err := ConfigActor(cfg, "orca", StateDim, "cc/orca/actor.json", defaultActorJSON)
+			if err != nil {
+				return nil, err
 			}
 			ccfg := cfg
 			ccfg.Params, ccfg.Files = nil, nil
