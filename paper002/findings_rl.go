@@ -6,13 +6,13 @@ import (
 )
 
 // Finding 3 of seed 002, judged on each learned scheme leolab has: Vivace
-// (pcc) and Orca (retrained here). Sage and Astraea are not in leolab.
+// (pcc), Orca and Astraea (both retrained here). Sage is not in leolab.
 
 // learnedNote is what the captions and notes say of the learned schemes.
-const learnedNote = "Sage and Astraea are missing (not yet in leolab); Orca retrained here (the authors' weights are not used)."
+const learnedNote = "Sage is missing (not yet in leolab); Orca and Astraea retrained here (the authors' weights are not used)."
 
 // rlSchemes are the learning-based schemes finding 3 is judged on.
-var rlSchemes = []string{"pcc", "orca"}
+var rlSchemes = []string{"pcc", "orca", "astraea"}
 
 // humanSchemes are the human-designed schemes they are measured against.
 var humanSchemes = []string{"bbr3", "cubic"}
@@ -55,7 +55,7 @@ func (d *Data) rlFinding() (finding, bool) {
 	}
 	return finding{
 		claim: "(3) RL-based schemes severely underperform under dynamic conditions, despite being notably resistant to non-congestive loss (here: " +
-			strings.Join(names, " and ") + "; " + learnedNote + ")",
+			andList(names) + "; " + learnedNote + ")",
 		verdict: verdict(checks...),
 		numbers: strings.Join(parts, " ") + " (Underperforming: the learned scheme's interval below both BBRv3's and CUBIC's; resisting loss: its goodput at 1 % random loss above CUBIC's, intervals apart.)",
 	}, true
@@ -127,4 +127,12 @@ func resists(c int) string {
 		return "does not resist"
 	}
 	return "not resolved whether it resists"
+}
+
+// andList joins names as "a", "a and b" or "a, b and c".
+func andList(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -10,9 +10,10 @@ import (
 	"github.com/leolab/leolab/campaign"
 )
 
-// Both learned schemes run where finding 3 reads them — the LeoEM-path,
-// step and random-loss campaigns — and Orca nowhere else (Vivace stays in
-// the fairness, topology and AQM figures too). The quick study is 510 runs.
+// The learned schemes run where finding 3 reads them — the LeoEM-path,
+// step and random-loss campaigns — and Orca and Astraea nowhere else
+// (Vivace stays in the fairness, topology and AQM figures too). The quick
+// study is 545 runs.
 func TestPlanLearnedSchemes(t *testing.T) {
 	parts, err := Plan(Options{Dir: t.TempDir()})
 	if err != nil {
@@ -26,12 +27,14 @@ func TestPlanLearnedSchemes(t *testing.T) {
 		if !slices.Contains(ccas, "pcc") {
 			t.Errorf("%s: schemes %v lack pcc", p.File, ccas)
 		}
-		if got, want := slices.Contains(ccas, "orca"), slices.Contains(withOrca, p.File); got != want {
-			t.Errorf("%s: schemes %v, orca wanted %v", p.File, ccas, want)
+		for _, rl := range []string{"orca", "astraea"} {
+			if got, want := slices.Contains(ccas, rl), slices.Contains(withOrca, p.File); got != want {
+				t.Errorf("%s: schemes %v, %s wanted %v", p.File, ccas, rl, want)
+			}
 		}
 	}
-	if runs != 510 {
-		t.Errorf("quick study: %d runs, want 510", runs)
+	if runs != 545 {
+		t.Errorf("quick study: %d runs, want 545", runs)
 	}
 }
 

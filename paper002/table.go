@@ -65,6 +65,8 @@ func schemeName(cca string) string {
 		return "Vivace (pcc)"
 	case "orca":
 		return "Orca (retrained)"
+	case "astraea":
+		return "Astraea (retrained)"
 	}
 	return cca
 }
