@@ -23,7 +23,7 @@ type Row struct {
 }
 
 // datasetName is the name a cca value is compared under: the dataset's
-// name when it has one (bbr3 → bbr, copa → ccp), else the value.
+// name when it has one (bbr3 → bbr, fixed → ccp), else the value.
 func datasetName(label string) string {
 	for _, d := range DatasetCCAs() {
 		if d.Dataset == label {

@@ -87,12 +87,12 @@ func idsByName(runs []Run) map[string]string {
 }
 
 func TestRegistryNames(t *testing.T) {
-	for _, c := range []struct{ in, want string }{{"cubic", "cubic"}, {"ccp", "copa"}, {"bbr3", "bbr3"}, {"nosuch", "nosuch"}} {
+	for _, c := range []struct{ in, want string }{{"cubic", "cubic"}, {"ccp", "fixed"}, {"copa", "copa"}, {"bbr3", "bbr3"}, {"nosuch", "nosuch"}} {
 		if got := RegistryName(c.in); got != c.want {
 			t.Errorf("RegistryName(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
-	for _, c := range []struct{ in, want string }{{"copa", "ccp"}, {"bbr3", "bbr"}, {"ccp", "ccp"}, {"reno", "reno"}} {
+	for _, c := range []struct{ in, want string }{{"fixed", "ccp"}, {"copa", "copa"}, {"bbr3", "bbr"}, {"ccp", "ccp"}, {"reno", "reno"}} {
 		if got := datasetName(c.in); got != c.want {
 			t.Errorf("datasetName(%q) = %q, want %q", c.in, got, c.want)
 		}

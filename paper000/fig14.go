@@ -96,8 +96,8 @@ func fig14(rows []campaign.Row) (report.Section, []string, error) {
 		"share F_i = S_i; and a PF score min(S_i/S*, S*/S_i) — the seed lost its per-flow PF equation, and its prose (BBRv3 " +
 		"among the highest PF scores while below the aggressive CCAs in share) needs a score that peaks at the fair share, " +
 		"so this is our definition. Scores are averaged over the cities with both simulated and real concurrent runs " +
-		"(Tokyo has no real data); each side's allocation is over the CCAs it ran (the real runs include ccp, which " +
-		"starves; the simulated ones Copa)."}
+		"(Tokyo has no real data); each side's allocation is over the nine CCAs it ran (ccp, Copa through a broken CCP " +
+		"deployment, is on both sides a flow held at its 10-segment initial window: cc/fixed)."}
 	tab := report.Table{Title: "Per-CCA fairness scores (mean over cities)", Name: "fig14-scores", Columns: []report.Column{
 		{Key: "direction", Title: "direction", Kind: report.Text}, {Key: "cca", Title: "CCA", Kind: report.Text},
 		{Key: "cities", Title: "cities", Kind: report.Int},

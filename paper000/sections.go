@@ -101,8 +101,8 @@ var knownDifferences = []string{
 		"caps Q at 200 packets (a window busy throughout: Q = (1+c_s²)/(2(1−ρ_max))). Both are shown.",
 	"Fig. 11: v_actual is x·RTT on both sides (iperf3 logs no inflight); the model has no ProbeRTT term (the seed's Eq. 10 " +
 		"is lost and 1 s samples cannot check one).",
-	"Fig. 14: the real concurrent runs include ccp (Copa through CCP, broken, near-zero throughput); ours run our Copa, so " +
-		"the allocations differ by construction in one of nine flows. Real cells are 5-run means for Sydney and Ohio, run 1 " +
+	"Fig. 14: the real concurrent runs include ccp (Copa through CCP, broken, near-zero throughput: its runs kept the " +
+		"10-segment initial window, throughput × RTT 14–18 KB at 31–412 ms); ours model it so (cc/fixed). Real cells are 5-run means for Sydney and Ohio, run 1 " +
 		"elsewhere; simulated cells one run.",
 	"Fig. 15: the paper's two-flow runs are one real capture each; ours are short simulated runs over several seeds, " +
 		"scored over the interval where both flows are active. Our two BBRv3 flows share more evenly than the paper's " +

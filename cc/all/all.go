@@ -7,6 +7,7 @@ import (
 	_ "github.com/leolab/leolab/cc/bbr"
 	_ "github.com/leolab/leolab/cc/copa"
 	_ "github.com/leolab/leolab/cc/cubic"
+	_ "github.com/leolab/leolab/cc/fixed"
 	_ "github.com/leolab/leolab/cc/hybla"
 	_ "github.com/leolab/leolab/cc/leocc"
 	_ "github.com/leolab/leolab/cc/lmbbr"
