@@ -24,7 +24,7 @@ flows:
 `
 
 func TestParseGood(t *testing.T) {
-	s, err := scenario.Parse("good.yaml", []byte(good))
+	s, spec, err := scenario.ParseSpec("good.yaml", []byte(good))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,12 +34,29 @@ func TestParseGood(t *testing.T) {
 	if s.Seed != scenario.DefaultSeed || s.Interval != scenario.DefaultInterval {
 		t.Fatalf("defaults not applied: seed %d interval %v", s.Seed, s.Interval)
 	}
-	spec, err := s.Spec()
+	if len(spec.Flows) != 3 {
+		t.Fatalf("count not expanded: %d flows", len(spec.Flows))
+	}
+}
+
+// LoadSpec reads a file into the same scenario and spec as ParseSpec of
+// its text, and its errors name the file: a missing one, a bad field.
+func TestLoadSpec(t *testing.T) {
+	file := writeScenario(t, good)
+	s, spec, err := scenario.LoadSpec(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(spec.Flows) != 3 {
-		t.Fatalf("count not expanded: %d flows", len(spec.Flows))
+	if s.File != file || s.Path.RateBps != 100e6 || len(spec.Flows) != 3 || spec.Flows[2].RateBps != 1e6 || spec.Duration != time.Minute {
+		t.Fatalf("LoadSpec(%s): scenario file %q rate %v, spec %d flows, duration %v", file, s.File, s.Path.RateBps, len(spec.Flows), spec.Duration)
+	}
+	missing := file + ".none"
+	if _, _, err := scenario.LoadSpec(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("missing file: %v, want an error naming %s", err, missing)
+	}
+	bad := writeScenario(t, strings.Replace(good, "rtt: 50ms", "rtt: 50ms\n  jitter: 5ms", 1))
+	if _, _, err := scenario.LoadSpec(bad); err == nil || !strings.Contains(err.Error(), bad+":8:") || !strings.Contains(err.Error(), "path.jitter") {
+		t.Errorf("bad field: %v, want %s:8: naming path.jitter", err, bad)
 	}
 }
 
