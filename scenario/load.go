@@ -122,6 +122,22 @@ func (d *decoder) fields(n *yaml.Node, path string, allowed []string, f func(key
 	}
 }
 
+// list checks that n is a sequence (a non-empty one if nonEmpty) of at
+// most limit entries, failing with must (what is allowed, with an example)
+// or with the count of entries, named unit, and the limit: the bound that
+// keeps a long list in a file from exhausting memory.
+func (d *decoder) list(n *yaml.Node, path, must string, nonEmpty bool, limit int, unit string) bool {
+	if n.Kind != yaml.SequenceNode || (nonEmpty && len(n.Content) == 0) {
+		d.fail(n, path, "%s", must)
+		return false
+	}
+	if len(n.Content) > limit {
+		d.fail(n, path, "%d %s: at most %d", len(n.Content), unit, limit)
+		return false
+	}
+	return true
+}
+
 func join(path, key string) string {
 	if path == "" {
 		return key

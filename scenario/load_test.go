@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -176,4 +177,32 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted an invalid scenario: %+v", s)
 		}
 	})
+}
+
+// Every list a scenario reads is refused past its bound, naming the field,
+// the count and the bound, and refused when not a list (or empty where a
+// route must name a link), naming what is allowed.
+func TestListBounds(t *testing.T) {
+	const head = "version: 1\nduration: 5s\n"
+	entries := func(entry string, n int) string { return "[" + strings.Repeat(entry+", ", n-1) + entry + "]" }
+	fixed := "path: {profile: fixed, rate: 10Mbps, rtt: 10ms, schedule: %s}\nflows: [{cca: cubic}]\n"
+	links := "links: %s\nflows: [{cca: cubic, path: [a]}]\n"
+	link := "{name: a, from: x, to: y, rate: 10Mbps, rtt: 10ms}"
+	moves := "links: [" + link + "]\nflows: [{cca: cubic, path: [a], moves: %s}]\n"
+	route := "links: [" + link + "]\nflows: [{cca: cubic, path: %s}]\n"
+	for _, c := range []struct{ name, body, want string }{
+		{"schedule too long", fmt.Sprintf(fixed, entries("{at: 1s, rate: 1Mbps}", scenario.MaxScheduleEntries+1)), "path.schedule: 4097 entries: at most 4096"},
+		{"schedule not a list", fmt.Sprintf(fixed, "{at: 1s}"), "path.schedule: must be a list of changes such as"},
+		{"links too long", fmt.Sprintf(links, entries(link, scenario.MaxLinks+1)), "links: 65 links: at most 64"},
+		{"links empty", fmt.Sprintf(links, "[]"), "links: must be a non-empty list of links such as"},
+		{"moves too long", fmt.Sprintf(moves, entries("{at: 1s, path: [a]}", scenario.MaxMoves+1)), "flows[0].moves: 1025 moves: at most 1024"},
+		{"moves not a list", fmt.Sprintf(moves, "a"), "flows[0].moves: must be a list of moves such as"},
+		{"route too long", fmt.Sprintf(route, entries("a", scenario.MaxLinks+1)), "flows[0].path: 65 links: at most 64"},
+		{"route empty", fmt.Sprintf(route, "[]"), "flows[0].path: must be a non-empty list of link names such as [hop1, hop2]"},
+	} {
+		_, err := scenario.Parse("l.yaml", []byte(head+c.body))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
 }
