@@ -136,11 +136,7 @@ func TestSimResultAndIperfSameTable(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the simulator")
 	}
-	sc, err := scenario.Parse("same.yaml", []byte(twoFlowScenario))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
+	_, spec, err := scenario.ParseSpec("same.yaml", []byte(twoFlowScenario))
 	if err != nil {
 		t.Fatal(err)
 	}

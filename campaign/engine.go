@@ -53,11 +53,7 @@ func (Sim) Run(ctx context.Context, r Run) (*result.Result, error) {
 
 // spec parses the run's scenario and translates it for the engines.
 func (r Run) spec() (*scenario.Scenario, netsim.Spec, error) {
-	sc, err := scenario.Parse(r.Name(), []byte(r.Scenario))
-	if err != nil {
-		return nil, netsim.Spec{}, fmt.Errorf("run %s: %w", r.ID, err)
-	}
-	spec, err := sc.Spec()
+	sc, spec, err := scenario.ParseSpec(r.Name(), []byte(r.Scenario))
 	if err != nil {
 		return nil, netsim.Spec{}, fmt.Errorf("run %s: %w", r.ID, err)
 	}

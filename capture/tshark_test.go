@@ -21,11 +21,7 @@ import (
 // runCaptured runs a scenario file on the simulator with a capture into dir.
 func runCaptured(t *testing.T, file, dir string) (*result.Result, netsim.Spec) {
 	t.Helper()
-	sc, err := scenario.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
+	_, spec, err := scenario.LoadSpec(file)
 	if err != nil {
 		t.Fatal(err)
 	}

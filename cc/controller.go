@@ -144,6 +144,13 @@ type RateSample struct {
 	InCWR          bool
 }
 
+// Reducing reports whether the transport is already reducing the window
+// this round: in loss recovery (RFC 6675 §5, RFC 8985 §7) or in CWR after
+// an ECN-Echo (RFC 3168 §6.1.2). Both are the one reduction a window of
+// data may take, so a loss-based controller holds its growth and stays in
+// its recovery phase until neither holds.
+func (rs *RateSample) Reducing() bool { return rs.InRecovery || rs.InCWR }
+
 // MinCWnd is the smallest window any window-based controller uses: two
 // segments, as Linux's tcp_cwnd_min and RFC 5681 §3.1's loss window floor.
 func MinCWnd(mss int) int { return 2 * mss }

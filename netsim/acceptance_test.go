@@ -16,11 +16,7 @@ import (
 
 func runExample(t testing.TB, name string) *result.Result {
 	t.Helper()
-	sc, err := scenario.Load("../examples/" + name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
+	_, spec, err := scenario.LoadSpec("../examples/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}

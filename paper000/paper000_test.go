@@ -3,11 +3,11 @@ package paper000
 import (
 	"bytes"
 	"math"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/leolab/leolab/internal/reporttest"
 	"github.com/leolab/leolab/report"
 
 	_ "github.com/leolab/leolab/cc/all" // the registry: PairRuns validates its scenarios
@@ -90,47 +90,8 @@ func TestSectionsFromRealTraces(t *testing.T) {
 			t.Errorf("no figure %s", name)
 		}
 	}
-	checkFigures(t, html, 7)
+	reporttest.CheckFigures(t, html, 7)
 	if !strings.Contains(html, "Differences from the paper") {
 		t.Error("no differences section")
-	}
-}
-
-var (
-	figureRE = regexp.MustCompile(`(?s)<figure>(.*?)</figure>`)
-	pathRE   = regexp.MustCompile(`<path d="([^"]*)"`)
-)
-
-// checkFigures fails t unless html holds at least min figures and each has
-// an inline SVG with text (axis labels, ticks, legend), drawn data and a
-// caption. Data: a path of five or more points (a curve, the trail of a
-// phase plane, a bar: the white frame has four) or three or more circles
-// (scatter markers).
-func checkFigures(t *testing.T, html string, min int) {
-	t.Helper()
-	figs := figureRE.FindAllStringSubmatch(html, -1)
-	if len(figs) < min {
-		t.Fatalf("%d figures, want at least %d", len(figs), min)
-	}
-	for i, f := range figs {
-		body := f[1]
-		maxL, arcs := 0, 0
-		for _, d := range pathRE.FindAllStringSubmatch(body, -1) {
-			maxL = max(maxL, strings.Count(d[1], "L"))
-			if strings.Contains(d[1], "A") {
-				arcs++
-			}
-		}
-		caption := body[strings.Index(body, "<figcaption>")+len("<figcaption>"):]
-		switch {
-		case !strings.Contains(body, "<svg"):
-			t.Errorf("figure %d: no svg", i)
-		case strings.Count(body, "<text") < 5:
-			t.Errorf("figure %d: %d text elements, want axis labels, ticks and a legend", i, strings.Count(body, "<text"))
-		case maxL < 4 && arcs < 3:
-			t.Errorf("figure %d: no data drawn\n%.300s", i, caption)
-		case strings.HasPrefix(caption, "<span") || strings.HasPrefix(caption, "</figcaption>"):
-			t.Errorf("figure %d: empty caption", i)
-		}
 	}
 }

@@ -129,11 +129,7 @@ const liveTries = livetest.Tries
 // once runs r live once and measures the host's stalls in it.
 func (l *liveLab) once(r run) (*result.Result, liveRun, error) {
 	lr := liveRun{name: r.name}
-	sc, err := scenario.Parse(r.name+".yaml", []byte(r.yaml()))
-	if err != nil {
-		return nil, lr, fmt.Errorf("procedure %s: %w", r.name, err)
-	}
-	spec, err := sc.Spec()
+	sc, spec, err := scenario.ParseSpec(r.name+".yaml", []byte(r.yaml()))
 	if err != nil {
 		return nil, lr, fmt.Errorf("procedure %s: %w", r.name, err)
 	}

@@ -73,11 +73,7 @@ func (r run) yaml() string {
 
 // simulate runs r on the simulator.
 func (r run) simulate() (*result.Result, error) {
-	sc, err := scenario.Parse(r.name+".yaml", []byte(r.yaml()))
-	if err != nil {
-		return nil, fmt.Errorf("procedure %s: %w", r.name, err)
-	}
-	spec, err := sc.Spec()
+	_, spec, err := scenario.ParseSpec(r.name+".yaml", []byte(r.yaml()))
 	if err != nil {
 		return nil, fmt.Errorf("procedure %s: %w", r.name, err)
 	}

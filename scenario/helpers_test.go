@@ -13,11 +13,7 @@ import (
 // fails the test.
 func loadSpec(t testing.TB, file string) (*scenario.Scenario, netsim.Spec) {
 	t.Helper()
-	sc, err := scenario.Load(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := sc.Spec()
+	sc, spec, err := scenario.LoadSpec(file)
 	if err != nil {
 		t.Fatal(err)
 	}

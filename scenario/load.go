@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/internal/quantity"
+	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/profile"
 	"go.yaml.in/yaml/v3"
 )
@@ -46,6 +47,37 @@ func Parse(file string, data []byte) (*Scenario, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// LoadSpec is Load followed by Spec: the scenario file read, validated and
+// translated into a simulator run, the steps every caller that runs a
+// file takes. Errors name the file.
+func LoadSpec(file string) (*Scenario, netsim.Spec, error) {
+	s, err := Load(file)
+	if err != nil {
+		return nil, netsim.Spec{}, err
+	}
+	return s.specOf()
+}
+
+// ParseSpec is LoadSpec for scenario YAML already in memory (file names it
+// in errors): Parse followed by Spec.
+func ParseSpec(file string, data []byte) (*Scenario, netsim.Spec, error) {
+	s, err := Parse(file, data)
+	if err != nil {
+		return nil, netsim.Spec{}, err
+	}
+	return s.specOf()
+}
+
+// specOf is Spec with the scenario's file named in its error (Load and
+// Parse already name it in theirs).
+func (s *Scenario) specOf() (*Scenario, netsim.Spec, error) {
+	spec, err := s.Spec()
+	if err != nil {
+		return nil, netsim.Spec{}, fmt.Errorf("%s: %w", s.File, err)
+	}
+	return s, spec, nil
 }
 
 // decoder walks the YAML tree, keeping the first error.
@@ -88,6 +120,22 @@ func (d *decoder) fields(n *yaml.Node, path string, allowed []string, f func(key
 		d.lines[name] = k.Line
 		f(k.Value, v)
 	}
+}
+
+// list checks that n is a sequence (a non-empty one if nonEmpty) of at
+// most limit entries, failing with must (what is allowed, with an example)
+// or with the count of entries, named unit, and the limit: the bound that
+// keeps a long list in a file from exhausting memory.
+func (d *decoder) list(n *yaml.Node, path, must string, nonEmpty bool, limit int, unit string) bool {
+	if n.Kind != yaml.SequenceNode || (nonEmpty && len(n.Content) == 0) {
+		d.fail(n, path, "%s", must)
+		return false
+	}
+	if len(n.Content) > limit {
+		d.fail(n, path, "%d %s: at most %d", len(n.Content), unit, limit)
+		return false
+	}
+	return true
 }
 
 func join(path, key string) string {

@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ flows:
 `
 
 func TestParseGood(t *testing.T) {
-	s, err := scenario.Parse("good.yaml", []byte(good))
+	s, spec, err := scenario.ParseSpec("good.yaml", []byte(good))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,12 +35,29 @@ func TestParseGood(t *testing.T) {
 	if s.Seed != scenario.DefaultSeed || s.Interval != scenario.DefaultInterval {
 		t.Fatalf("defaults not applied: seed %d interval %v", s.Seed, s.Interval)
 	}
-	spec, err := s.Spec()
+	if len(spec.Flows) != 3 {
+		t.Fatalf("count not expanded: %d flows", len(spec.Flows))
+	}
+}
+
+// LoadSpec reads a file into the same scenario and spec as ParseSpec of
+// its text, and its errors name the file: a missing one, a bad field.
+func TestLoadSpec(t *testing.T) {
+	file := writeScenario(t, good)
+	s, spec, err := scenario.LoadSpec(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(spec.Flows) != 3 {
-		t.Fatalf("count not expanded: %d flows", len(spec.Flows))
+	if s.File != file || s.Path.RateBps != 100e6 || len(spec.Flows) != 3 || spec.Flows[2].RateBps != 1e6 || spec.Duration != time.Minute {
+		t.Fatalf("LoadSpec(%s): scenario file %q rate %v, spec %d flows, duration %v", file, s.File, s.Path.RateBps, len(spec.Flows), spec.Duration)
+	}
+	missing := file + ".none"
+	if _, _, err := scenario.LoadSpec(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("missing file: %v, want an error naming %s", err, missing)
+	}
+	bad := writeScenario(t, strings.Replace(good, "rtt: 50ms", "rtt: 50ms\n  jitter: 5ms", 1))
+	if _, _, err := scenario.LoadSpec(bad); err == nil || !strings.Contains(err.Error(), bad+":8:") || !strings.Contains(err.Error(), "path.jitter") {
+		t.Errorf("bad field: %v, want %s:8: naming path.jitter", err, bad)
 	}
 }
 
@@ -159,4 +177,32 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted an invalid scenario: %+v", s)
 		}
 	})
+}
+
+// Every list a scenario reads is refused past its bound, naming the field,
+// the count and the bound, and refused when not a list (or empty where a
+// route must name a link), naming what is allowed.
+func TestListBounds(t *testing.T) {
+	const head = "version: 1\nduration: 5s\n"
+	entries := func(entry string, n int) string { return "[" + strings.Repeat(entry+", ", n-1) + entry + "]" }
+	fixed := "path: {profile: fixed, rate: 10Mbps, rtt: 10ms, schedule: %s}\nflows: [{cca: cubic}]\n"
+	links := "links: %s\nflows: [{cca: cubic, path: [a]}]\n"
+	link := "{name: a, from: x, to: y, rate: 10Mbps, rtt: 10ms}"
+	moves := "links: [" + link + "]\nflows: [{cca: cubic, path: [a], moves: %s}]\n"
+	route := "links: [" + link + "]\nflows: [{cca: cubic, path: %s}]\n"
+	for _, c := range []struct{ name, body, want string }{
+		{"schedule too long", fmt.Sprintf(fixed, entries("{at: 1s, rate: 1Mbps}", scenario.MaxScheduleEntries+1)), "path.schedule: 4097 entries: at most 4096"},
+		{"schedule not a list", fmt.Sprintf(fixed, "{at: 1s}"), "path.schedule: must be a list of changes such as"},
+		{"links too long", fmt.Sprintf(links, entries(link, scenario.MaxLinks+1)), "links: 65 links: at most 64"},
+		{"links empty", fmt.Sprintf(links, "[]"), "links: must be a non-empty list of links such as"},
+		{"moves too long", fmt.Sprintf(moves, entries("{at: 1s, path: [a]}", scenario.MaxMoves+1)), "flows[0].moves: 1025 moves: at most 1024"},
+		{"moves not a list", fmt.Sprintf(moves, "a"), "flows[0].moves: must be a list of moves such as"},
+		{"route too long", fmt.Sprintf(route, entries("a", scenario.MaxLinks+1)), "flows[0].path: 65 links: at most 64"},
+		{"route empty", fmt.Sprintf(route, "[]"), "flows[0].path: must be a non-empty list of link names such as [hop1, hop2]"},
+	} {
+		_, err := scenario.Parse("l.yaml", []byte(head+c.body))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
 }

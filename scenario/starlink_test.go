@@ -35,11 +35,7 @@ func TestStarlinkCities(t *testing.T) {
 				name := fmt.Sprintf("%s-%s-%s", city, dir, cca)
 				t.Run(name, func(t *testing.T) {
 					yaml := fmt.Sprintf("version: 1\nname: %s\nduration: 60s\npath: {profile: starlink, city: %s, direction: %s}\nflows: [{cca: %s}]\n", name, city, dir, cca)
-					sc, err := scenario.Parse(name+".yaml", []byte(yaml))
-					if err != nil {
-						t.Fatal(err)
-					}
-					spec, err := sc.Spec()
+					_, spec, err := scenario.ParseSpec(name+".yaml", []byte(yaml))
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -127,11 +123,7 @@ func TestEpochUTC(t *testing.T) {
 	const base = "version: 1\nduration: 30s\nseed: 3\npath: {profile: starlink, city: sydney}\nflows: [{cca: cubic}]\n"
 	spec := func(yaml string) netsim.Spec {
 		t.Helper()
-		sc, err := scenario.Parse("e.yaml", []byte(yaml))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := sc.Spec()
+		_, s, err := scenario.ParseSpec("e.yaml", []byte(yaml))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -52,12 +52,7 @@ var (
 )
 
 func (d *decoder) schedule(n *yaml.Node, path string) []Change {
-	if n.Kind != yaml.SequenceNode {
-		d.fail(n, path, "must be a list of changes such as [{at: 30s, rate: 20Mbps}, {at: 60s, ramp: 10s, rtt: 100ms}]")
-		return nil
-	}
-	if len(n.Content) > MaxScheduleEntries {
-		d.fail(n, path, "%d entries: at most %d", len(n.Content), MaxScheduleEntries)
+	if !d.list(n, path, "must be a list of changes such as [{at: 30s, rate: 20Mbps}, {at: 60s, ramp: 10s, rtt: 100ms}]", false, MaxScheduleEntries, "entries") {
 		return nil
 	}
 	out := make([]Change, 0, len(n.Content))

@@ -45,12 +45,7 @@ var (
 )
 
 func (d *decoder) links(n *yaml.Node) []Hop {
-	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		d.fail(n, "links", "must be a non-empty list of links such as [{name: hop1, from: a, to: b, rate: 100Mbps, rtt: 20ms}]")
-		return nil
-	}
-	if len(n.Content) > MaxLinks {
-		d.fail(n, "links", "%d links: at most %d", len(n.Content), MaxLinks)
+	if !d.list(n, "links", "must be a non-empty list of links such as [{name: hop1, from: a, to: b, rate: 100Mbps, rtt: 20ms}]", true, MaxLinks, "links") {
 		return nil
 	}
 	out := make([]Hop, 0, len(n.Content))
@@ -91,12 +86,7 @@ func (d *decoder) links(n *yaml.Node) []Hop {
 
 // route reads a flow's path: a list of link names.
 func (d *decoder) route(n *yaml.Node, path string) []string {
-	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		d.fail(n, path, "must be a non-empty list of link names such as [hop1, hop2]")
-		return nil
-	}
-	if len(n.Content) > MaxLinks {
-		d.fail(n, path, "%d links: at most %d", len(n.Content), MaxLinks)
+	if !d.list(n, path, "must be a non-empty list of link names such as [hop1, hop2]", true, MaxLinks, "links") {
 		return nil
 	}
 	out := make([]string, 0, len(n.Content))
@@ -109,12 +99,7 @@ func (d *decoder) route(n *yaml.Node, path string) []string {
 }
 
 func (d *decoder) moves(n *yaml.Node, path string) []Move {
-	if n.Kind != yaml.SequenceNode {
-		d.fail(n, path, "must be a list of moves such as [{at: 100s, path: [short]}]")
-		return nil
-	}
-	if len(n.Content) > MaxMoves {
-		d.fail(n, path, "%d moves: at most %d", len(n.Content), MaxMoves)
+	if !d.list(n, path, "must be a list of moves such as [{at: 100s, path: [short]}]", false, MaxMoves, "moves") {
 		return nil
 	}
 	out := make([]Move, 0, len(n.Content))

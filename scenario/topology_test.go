@@ -157,11 +157,7 @@ func TestFlowPathNeedsLinks(t *testing.T) {
 // this path has no loss or random qdisc).
 func TestOneLinkTopologyIsTheDumbbell(t *testing.T) {
 	run := func(src string) (float64, float64) {
-		sc, err := scenario.Parse("one.yaml", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		spec, err := sc.Spec()
+		_, spec, err := scenario.ParseSpec("one.yaml", []byte(src))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,6 +39,22 @@ func leoExample(t *testing.T) string {
 	return ""
 }
 
+// leoExampleTraces is leoExample with its two files read: the bandwidth
+// trace's delivery opportunities and the delay trace's 10 ms lines.
+func leoExampleTraces(t *testing.T) (string, *trace.Opportunities, *trace.Delays) {
+	t.Helper()
+	dir := leoExample(t)
+	o, err := trace.ReadMahimahiFile(filepath.Join(dir, "bw_example.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := trace.ReadDelayFile(filepath.Join(dir, "delay_example.txt"), trace.DelayInterval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, o, d
+}
+
 func leoScenario(dir, flow string, seconds int) string {
 	return leoScenarioDir(dir, "downlink", flow, seconds)
 }
@@ -72,11 +88,7 @@ flows: [%s]
 // change of capacity between them. The first second, before the queue
 // fills, is left out.
 func TestLeoReplayerExampleCapacity(t *testing.T) {
-	dir := leoExample(t)
-	o, err := trace.ReadMahimahiFile(filepath.Join(dir, "bw_example.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, o, _ := leoExampleTraces(t)
 	secs := int(o.Period() / time.Second) // 120 whole seconds
 	capacity := make([]float64, secs)
 	for _, ms := range o.MS {
@@ -152,15 +164,7 @@ func TestLeoReplayerExampleCapacity(t *testing.T) {
 //     rest is the data's (the recorded link delivered nothing there), not
 //     the replay's.
 func TestLeoReplayerExampleDelay(t *testing.T) {
-	dir := leoExample(t)
-	o, err := trace.ReadMahimahiFile(filepath.Join(dir, "bw_example.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := trace.ReadDelayFile(filepath.Join(dir, "delay_example.txt"), trace.DelayInterval)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, o, d := leoExampleTraces(t)
 	const secs = 119 // the delay trace's 11,999 intervals
 	res := simtest.Run(t, leoScenario(dir, "{cca: cbr, rate: 800kbps, packet_size: 100, start: 500us, record: true}", secs))
 	pkts := res.Flows[0].Packets
@@ -300,15 +304,7 @@ func nextOpportunity(o *trace.Opportunities, a time.Duration) time.Duration {
 // eight reconfigurations), whose backlog leaves first; intervals wholly
 // inside a gap see no departure at all.
 func TestLeoReplayerExampleDelayUplink(t *testing.T) {
-	dir := leoExample(t)
-	o, err := trace.ReadMahimahiFile(filepath.Join(dir, "bw_example.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := trace.ReadDelayFile(filepath.Join(dir, "delay_example.txt"), trace.DelayInterval)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, o, d := leoExampleTraces(t)
 	const secs = 119
 	res := simtest.Run(t, leoScenarioDir(dir, "uplink", "{cca: cbr, rate: 800kbps, packet_size: 100, start: 500us, record: true}", secs))
 	lineDelay := func(at time.Duration) time.Duration { return d.D[at/trace.DelayInterval] }

@@ -65,11 +65,7 @@ func (d Dumbbell) Run() (*result.Result, error) {
 // RunYAML parses a scenario, builds its spec and runs it through the
 // simulator; it returns the result and the spec it ran.
 func RunYAML(yaml string) (*result.Result, *netsim.Spec, error) {
-	sc, err := scenario.Parse("inline.yaml", []byte(yaml))
-	if err != nil {
-		return nil, nil, fmt.Errorf("cctest: %w", err)
-	}
-	spec, err := sc.Spec()
+	_, spec, err := scenario.ParseSpec("inline.yaml", []byte(yaml))
 	if err != nil {
 		return nil, nil, fmt.Errorf("cctest: %w", err)
 	}

@@ -134,7 +134,7 @@ func (h *Hybla) OnAck(_ time.Duration, rs *cc.RateSample) {
 		h.ssthresh = max(math.Floor(h.cwnd/2), minCWndSegs)
 		h.cwnd = h.ssthresh
 		h.recovering = true
-	case h.recovering && !rs.InRecovery && !rs.InCWR:
+	case h.recovering && !rs.Reducing():
 		h.recovering = false
 	}
 	if rs.SRTT > 0 && rs.SRTT < h.minSRTT {

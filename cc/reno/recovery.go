@@ -42,7 +42,7 @@ func (e *Episodes) OnAck(rs *cc.RateSample) (reduce bool) {
 	case rs.NewLossEpisode && e.phase != Loss:
 		e.phase = Recovery
 		return true
-	case rs.InRecovery || rs.InCWR:
+	case rs.Reducing():
 		if e.phase == Open {
 			e.phase = Recovery
 		}

@@ -164,7 +164,7 @@ func (v *Vegas) OnAck(_ time.Duration, rs *cc.RateSample) {
 		v.cwnd = v.ssthresh
 		v.cwndCnt = 0
 		v.recovering, v.doing = true, false
-	case v.recovering && !rs.InRecovery && !rs.InCWR:
+	case v.recovering && !rs.Reducing():
 		v.recovering = false
 		v.enable(rs.TotalDelivered) // tcp_vegas_state(TCP_CA_Open)
 	}

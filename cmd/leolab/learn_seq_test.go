@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,34 +10,11 @@ import (
 	"github.com/leolab/leolab/learn/seq"
 )
 
-// seqPool writes a small synthetic pool: two cities, UP steps whose gain
-// follows the throughput, DOWN steps at 0.9.
+// seqPool is the synthetic pool with rewards, 60 records a city: enough
+// windows for the sequence policy.
 func seqPool(t *testing.T) string {
 	t.Helper()
-	var pool strings.Builder
-	for _, loc := range []string{"sydney", "tokyo"} {
-		for i := range 60 {
-			phase, gain, tput := "CRUISE", 1.0, 2e8
-			switch i % 10 {
-			case 3:
-				phase, gain, tput = "UP", 1.05, 3e8
-			case 6:
-				phase, gain, tput = "UP", 1.15, 1.2e8
-			case 4:
-				phase, gain, tput = "DOWN", 0.9, 1e8
-			}
-			rec := map[string]any{"location": loc, "stream": "downlink-sim", "flow": loc + " bbr", "i": i,
-				"t_s": float64(i + 1), "throughput_bps": tput, "retransmits": i % 3, "rtt_ms": 30 + float64(i%5),
-				"phase": phase, "mapped_gain": gain, "action": gain, "mapped_reward": 0.5}
-			b, _ := json.Marshal(rec)
-			pool.Write(append(b, '\n'))
-		}
-	}
-	in := filepath.Join(t.TempDir(), "pool.jsonl")
-	if err := os.WriteFile(in, []byte(pool.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return in
+	return syntheticPool(t, t.TempDir(), 60, true)
 }
 
 func TestLearnTrainSeq(t *testing.T) {

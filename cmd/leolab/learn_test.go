@@ -160,13 +160,14 @@ func learnTrain(t *testing.T, args ...string) (string, string, error) {
 	return out.String(), errb.String(), err
 }
 
-// A pool of two locations: train on one, hold the other out, and get a
-// model lmbbr accepts, deterministically, with per-phase accuracy on stderr.
-func TestLearnTrainHoldout(t *testing.T) {
-	dir := t.TempDir()
+// syntheticPool writes dir/pool.jsonl: n records for each of two cities
+// (sydney, tokyo), UP steps whose gain follows the throughput, DOWN steps
+// at 0.9; reward adds the mapped_reward the sequence policy trains on.
+func syntheticPool(t *testing.T, dir string, n int, reward bool) string {
+	t.Helper()
 	var pool strings.Builder
 	for _, loc := range []string{"sydney", "tokyo"} {
-		for i := range 40 {
+		for i := range n {
 			phase, gain, tput := "CRUISE", 1.0, 2e8
 			switch i % 10 {
 			case 3:
@@ -179,7 +180,13 @@ func TestLearnTrainHoldout(t *testing.T) {
 			rec := map[string]any{"location": loc, "stream": "downlink-sim", "flow": loc + " bbr", "i": i,
 				"t_s": float64(i + 1), "throughput_bps": tput, "retransmits": i % 3, "rtt_ms": 30 + float64(i%5),
 				"phase": phase, "mapped_gain": gain, "action": gain}
-			b, _ := json.Marshal(rec)
+			if reward {
+				rec["mapped_reward"] = 0.5
+			}
+			b, err := json.Marshal(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
 			pool.Write(append(b, '\n'))
 		}
 	}
@@ -187,6 +194,14 @@ func TestLearnTrainHoldout(t *testing.T) {
 	if err := os.WriteFile(in, []byte(pool.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return in
+}
+
+// A pool of two locations: train on one, hold the other out, and get a
+// model lmbbr accepts, deterministically, with per-phase accuracy on stderr.
+func TestLearnTrainHoldout(t *testing.T) {
+	dir := t.TempDir()
+	in := syntheticPool(t, dir, 40, false)
 	outPath := filepath.Join(dir, "model.json")
 	if _, stderr, err := learnTrain(t, in, "--holdout", "tokyo", "--out", outPath); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leolab/leolab/internal/reporttest"
 	"github.com/leolab/leolab/report"
 )
 
@@ -72,12 +73,12 @@ func checkRendered(t *testing.T, dir string, min int) {
 			t.Skip("chromium is not installed (apt-get install -y chromium; .ci/run installs it)")
 		}
 		dom := dumpDOM(t, bin, page)
-		figs := reportFigureRE.FindAllStringSubmatch(dom, -1)
+		figs := reporttest.Figures(dom)
 		if want := strings.Count(string(src), "<figure>"); len(figs) != want || len(figs) < min {
 			t.Fatalf("the DOM has %d figures; the page %d, want at least %d", len(figs), want, min)
 		}
 		for i, f := range figs {
-			if err := checkFigureDOM(f[1]); err != "" {
+			if err := checkFigureDOM(f); err != "" {
 				t.Errorf("figure %d: %s", i, err)
 			}
 		}
@@ -266,7 +267,11 @@ func TestRenderChecksCatchBrokenReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := reportFigureRE.FindStringSubmatch(string(src))[1]
+	figs := reporttest.Figures(string(src))
+	if len(figs) == 0 {
+		t.Fatal("report.html has no figure")
+	}
+	body := figs[0]
 	if e := checkFigureDOM(body); e != "" {
 		t.Fatalf("the intact figure: %s", e)
 	}

@@ -151,20 +151,14 @@ func runReproduce(cmd *cobra.Command, f *reproduceFlags) error {
 		title: "leolab reproduce: seed 000 on simulated Starlink, side by side with the real measurements"})
 }
 
-// runCampaignIn expands c and runs it into f.out (default PREFIX-quick or
-// PREFIX-full) with its store there unless --store names one, printing the
+// runCampaignIn expands c and runs it into f.out (defaultOut's by PREFIX) with its store there unless --store names one, printing the
 // summary. The caller closes the store.
 func runCampaignIn(cmd *cobra.Command, f *reproduceFlags, c *campaign.Campaign, prefix string) ([]campaign.Run, *campaign.Store, error) {
 	runs, err := c.Expand()
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
-	if f.out == "" {
-		f.out = prefix + "-quick"
-		if f.full {
-			f.out = prefix + "-full"
-		}
-	}
+	f.defaultOut(prefix)
 	if f.exec.store == "" {
 		f.exec.store = filepath.Join(f.out, "store.db")
 	}
@@ -182,6 +176,20 @@ func runCampaignIn(cmd *cobra.Command, f *reproduceFlags, c *campaign.Campaign, 
 		return nil, nil, err
 	}
 	return runs, st, nil
+}
+
+// defaultOut names the output directory when --out gives none:
+// PREFIX-emu for a study run live, else PREFIX-full or PREFIX-quick.
+func (f *reproduceFlags) defaultOut(prefix string) {
+	switch {
+	case f.out != "":
+	case f.engine == campaign.EngineEmu:
+		f.out = prefix + "-emu"
+	case f.full:
+		f.out = prefix + "-full"
+	default:
+		f.out = prefix + "-quick"
+	}
 }
 
 // enginesByPaper lists, per --paper, the engines its study runs on.

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/leolab/leolab/internal/reporttest"
 )
 
 // reproduce000Args is a reduced seed-000 job: Sydney only, 40 s runs, two
@@ -44,7 +45,7 @@ func TestReproduce000Figures(t *testing.T) {
 			t.Errorf("report.html lacks figure %s", name)
 		}
 	}
-	checkReportFigures(t, string(html), len(figures))
+	reporttest.CheckFigures(t, string(html), len(figures))
 	checkRendered(t, dirs[0], len(figures))
 	for _, want := range []string{"Differences from the paper", "0.949", "0.909", "0.761", "0.637", "c_s² = 0", "Fig. 15, staggered"} {
 		if !strings.Contains(string(html), want) {
@@ -79,44 +80,6 @@ func TestReproducePaperValues(t *testing.T) {
 		code, _, errOut := runCLI(append([]string{"reproduce", "--paper", c.paper, "--out", t.TempDir()}, c.extra...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("--paper %s: exit %d, stderr %q; want 2 and %q", c.paper, code, errOut, c.want)
-		}
-	}
-}
-
-var (
-	reportFigureRE = regexp.MustCompile(`(?s)<figure>(.*?)</figure>`)
-	reportPathRE   = regexp.MustCompile(`<path d="([^"]*)"`)
-)
-
-// checkReportFigures fails t unless html holds at least min figures, each
-// an inline SVG with text (axis labels, ticks, legend), drawn data — a path
-// of five or more points (curve, phase-plane trail, bar; the frame has
-// four) or three or more circles (scatter markers) — and a caption.
-func checkReportFigures(t *testing.T, html string, min int) {
-	t.Helper()
-	figs := reportFigureRE.FindAllStringSubmatch(html, -1)
-	if len(figs) < min {
-		t.Fatalf("%d figures, want at least %d", len(figs), min)
-	}
-	for i, f := range figs {
-		body := f[1]
-		maxL, arcs := 0, 0
-		for _, d := range reportPathRE.FindAllStringSubmatch(body, -1) {
-			maxL = max(maxL, strings.Count(d[1], "L"))
-			if strings.Contains(d[1], "A") {
-				arcs++
-			}
-		}
-		caption := body[strings.Index(body, "<figcaption>")+len("<figcaption>"):]
-		switch {
-		case !strings.Contains(body, "<svg"):
-			t.Errorf("figure %d: no svg", i)
-		case strings.Count(body, "<text") < 5:
-			t.Errorf("figure %d: %d text elements, want axis labels, ticks and a legend", i, strings.Count(body, "<text"))
-		case maxL < 4 && arcs < 3:
-			t.Errorf("figure %d: no data drawn\n%.300s", i, caption)
-		case strings.HasPrefix(caption, "<span") || strings.HasPrefix(caption, "</figcaption>"):
-			t.Errorf("figure %d: empty caption", i)
 		}
 	}
 }

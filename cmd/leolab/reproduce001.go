@@ -28,15 +28,7 @@ func runReproduce001(cmd *cobra.Command, f *reproduceFlags) error {
 	if live && f.full {
 		return badInput("reproduce --paper 001: --full runs on --engine sim only: live, its 250 s light probes and 8-period slot probes on three profiles would take about an hour of wall clock; --engine emu runs the quick study (default profile)")
 	}
-	if f.out == "" {
-		f.out = "reproduce-001-quick"
-		if f.full {
-			f.out = "reproduce-001-full"
-		}
-		if live {
-			f.out = "reproduce-001-emu"
-		}
-	}
+	f.defaultOut("reproduce-001")
 	if err := mkdirAll(f.out); err != nil {
 		return err
 	}

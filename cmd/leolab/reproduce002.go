@@ -32,15 +32,7 @@ func runReproduce002(cmd *cobra.Command, f *reproduceFlags) error {
 	if err := f.exec.check(cmd); err != nil {
 		return err
 	}
-	if f.out == "" {
-		f.out = "reproduce-002-quick"
-		if f.full {
-			f.out = "reproduce-002-full"
-		}
-		if live {
-			f.out = "reproduce-002-emu"
-		}
-	}
+	f.defaultOut("reproduce-002")
 	if f.exec.store == "" {
 		f.exec.store = filepath.Join(f.out, "store.db")
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leolab/leolab/internal/reporttest"
 )
 
 // reproduce003Args is a reduced seed-003 job: Sydney (the real traces'
@@ -56,7 +58,7 @@ func TestReproduce003Figures(t *testing.T) {
 			t.Errorf("report.html lacks figure %s", name)
 		}
 	}
-	checkReportFigures(t, string(html), len(figures))
+	reporttest.CheckFigures(t, string(html), len(figures))
 	for _, want := range []string{"Tokyo (sim only)", "Differences from the paper", "Fig. 9 (a)", "Fig. 9 (b)", "1.5 IQR",
 		"per-second", "per run", "nine flows", "≈ 350", "Tokyo (held out) downlink", "against const105", "majority baseline"} {
 		if !strings.Contains(string(html), want) {

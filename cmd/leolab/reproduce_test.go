@@ -84,3 +84,22 @@ func TestReproduceEngineRefused(t *testing.T) {
 		}
 	}
 }
+
+// Without --out, a study writes into PREFIX-quick, -full or (live) -emu;
+// --out wins.
+func TestReproduceDefaultOut(t *testing.T) {
+	for _, c := range []struct {
+		f    reproduceFlags
+		want string
+	}{
+		{reproduceFlags{}, "reproduce-002-quick"},
+		{reproduceFlags{full: true}, "reproduce-002-full"},
+		{reproduceFlags{engine: campaign.EngineEmu}, "reproduce-002-emu"},
+		{reproduceFlags{engine: campaign.EngineEmu, out: "mine"}, "mine"},
+	} {
+		c.f.defaultOut("reproduce-002")
+		if c.f.out != c.want {
+			t.Errorf("%+v: out %q, want %q", c.f, c.f.out, c.want)
+		}
+	}
+}
