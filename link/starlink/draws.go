@@ -2,7 +2,8 @@ package starlink
 
 import "github.com/leolab/leolab/link"
 
-// The link's per-packet random processes, each keyed apart (link.Draw):
+// With tdma.keyed_draws, the link's per-packet random processes are each
+// keyed apart (link.Draw):
 // an arrival's draws are keyed by the frame it arrives before and its
 // position among that frame's arrivals, a served packet's by its frame and
 // its position in the frame's grant. Two runs of one seed then meet the
@@ -18,7 +19,10 @@ const (
 
 // draw is the uniform of event pos of process proc in the current frame
 // (frameIdx: the next frame to run, which admissions precede and which
-// runFrame serves).
+// runFrame serves); without tdma.keyed_draws, the stream's next number.
 func (l *Link) draw(proc uint64, pos int) float64 {
+	if !l.keyed {
+		return l.rng.Float64()
+	}
 	return link.Draw(l.key, proc, l.frameIdx, pos)
 }

@@ -18,9 +18,9 @@ type arrivalKey struct {
 // outageFates runs one CBR source of rate through the uplink of p for d
 // and returns, for each arrival inside an outage, whether the outage lost
 // it.
-func outageFates(t *testing.T, rateBps float64, d time.Duration) map[arrivalKey]bool {
+func outageFates(t *testing.T, rateBps float64, d time.Duration, keyed bool) map[arrivalKey]bool {
 	t.Helper()
-	p := mustProfile(t, "sydney", map[string]any{"uplink.outage.arrival_loss": 0.5})
+	p := mustProfile(t, "sydney", map[string]any{"uplink.outage.arrival_loss": 0.5, "tdma.keyed_draws": keyed})
 	b := newBench(t, "uplink", p, 0)
 	src := b.cbr(0, rateBps, 200, 0, d)
 	var sent []time.Duration // by seq
@@ -52,13 +52,14 @@ func outageFates(t *testing.T, rateBps float64, d time.Duration) map[arrivalKey]
 // Common random numbers: two runs of one seed whose senders differ (10
 // and 16 Mbit/s of 200-byte packets, about 8 and 13 arrivals per 1.333 ms
 // frame) lose exactly the same arrivals of each outage where both have
-// one, at outage.arrival_loss 0.5. With one sequential stream the second
+// one, at outage.arrival_loss 0.5 with tdma.keyed_draws. With one
+// sequential stream the second
 // run's draws would shift from the first frame whose count differs, and
 // about half of the shared positions (2p(1−p)) would disagree.
 func TestOutageLossIsCommonAcrossSenders(t *testing.T) {
 	const d = 32 * time.Second // boundaries at :12 and :27 from epoch 0
-	a := outageFates(t, 10e6, d)
-	b := outageFates(t, 16e6, d)
+	a := outageFates(t, 10e6, d, true)
+	b := outageFates(t, 16e6, d, true)
 	shared, disagree, lostA := 0, 0, 0
 	for k, fa := range a {
 		if fa {
@@ -84,4 +85,24 @@ func TestOutageLossIsCommonAcrossSenders(t *testing.T) {
 		t.Errorf("outage lost %.3f of its arrivals, want 0.5 ± 0.1", f)
 	}
 	t.Logf("%d shared outage arrivals, %d disagree; run A lost %d of %d", shared, disagree, lostA, len(a))
+}
+
+// Without tdma.keyed_draws the same two runs disagree on about half of
+// the shared outage arrivals (2p(1−p) = 0.5; at least a quarter here).
+func TestOutageLossSequentialDiffers(t *testing.T) {
+	const d = 32 * time.Second
+	a := outageFates(t, 10e6, d, false)
+	b := outageFates(t, 16e6, d, false)
+	shared, disagree := 0, 0
+	for k, fa := range a {
+		if fb, ok := b[k]; ok {
+			shared++
+			if fa != fb {
+				disagree++
+			}
+		}
+	}
+	if shared < 500 || disagree < shared/4 {
+		t.Errorf("sequential draws: %d of %d shared outage arrivals disagree, want ≥ a quarter", disagree, shared)
+	}
 }

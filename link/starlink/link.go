@@ -20,8 +20,9 @@ type Config struct {
 	// (so a slot's rate and OWD depend on the seed and the slot's index
 	// alone, not on the traffic: the simulator and a live run of the same
 	// seed and epoch see the same slots) and then the key of the per-packet
-	// draws (outage arrival loss, AQM, random loss), which are common random
-	// numbers keyed by TDMA frame and position in the frame (draws.go).
+	// draws (outage arrival loss, AQM, random loss), which with
+	// tdma.keyed_draws are common random numbers keyed by TDMA frame and
+	// position in the frame (draws.go) and otherwise come from Rand in turn.
 	Rand *rand.Rand
 	// Drop receives every discarded packet with its cause.
 	Drop link.DropFunc
@@ -47,7 +48,9 @@ type Config struct {
 type Link struct {
 	dir   profile.Access
 	frame time.Duration
-	key   uint64     // per-packet draws' key (draws.go)
+	rng   *rand.Rand // per-packet draws without tdma.keyed_draws
+	keyed bool       // tdma.keyed_draws: per-packet draws keyed (draws.go)
+	key   uint64     // their key
 	slots *rand.Rand // per-slot drift draws
 	drop  link.DropFunc
 	// slotOWD replaces the drawn OWD shift (Config.SlotOWD); nil: drawn.
@@ -101,6 +104,8 @@ func newLink(p *profile.StarlinkProfile, a *profile.Access, cfg Config) (*Link, 
 	l := &Link{
 		dir:     *a,
 		frame:   p.TDMA.Frame,
+		rng:     cfg.Rand,
+		keyed:   p.TDMA.KeyedDraws,
 		slots:   rand.New(rand.NewPCG(cfg.Rand.Uint64(), cfg.Rand.Uint64())),
 		drop:    cfg.Drop,
 		buf:     newBuffer(a.Queue.Isolation, a.Queue.QuantumBytes),
@@ -111,7 +116,9 @@ func newLink(p *profile.StarlinkProfile, a *profile.Access, cfg Config) (*Link, 
 		spikes:  p.Reconfig.Spikes,
 		slotOWD: cfg.SlotOWD,
 	}
-	l.key = cfg.Rand.Uint64() // after the slot seeds: the slots stay those of the seed
+	if l.keyed {
+		l.key = cfg.Rand.Uint64() // after the slot seeds: the slots stay those of the seed
+	}
 	l.slot = l.drift.first()
 	l.nextBoundary = l.sched.Next(0)
 	l.outageFrom = l.sched.SlotStart(0) // the run starts mid-slot: no outage
