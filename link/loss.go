@@ -11,13 +11,21 @@ import (
 
 // Loss drops each packet independently with probability p (i.i.d.
 // Bernoulli, the loss model of Mathis et al. and of netem's "loss p%").
-// Survivors pass through immediately.
+// Survivors pass through immediately. Its draws come from a sequential
+// stream (NewLoss) or are keyed by arrival bin and position (NewKeyedLoss,
+// common random numbers: see Draw).
 type Loss struct {
-	p    float64
-	rng  *rand.Rand
-	drop DropFunc
-	q    packet.FIFO
+	p     float64
+	rng   *rand.Rand
+	keyed bool
+	key   uint64
+	bins  Binner
+	drop  DropFunc
+	q     packet.FIFO
 }
+
+// procLoss names Loss's draws for Draw.
+const procLoss = 1
 
 // NewLoss returns an i.i.d. loss stage with probability p in [0, 1).
 func NewLoss(p float64, rng *rand.Rand, drop DropFunc) (*Loss, error) {
@@ -27,9 +35,24 @@ func NewLoss(p float64, rng *rand.Rand, drop DropFunc) (*Loss, error) {
 	return &Loss{p: p, rng: rng, drop: drop}, nil
 }
 
+// NewKeyedLoss returns an i.i.d. loss stage whose draw for a packet is
+// Draw(key, ·, bin, position) of its arrival's bin of width bin: two runs
+// with one key lose the n-th arrival of a bin together.
+func NewKeyedLoss(p float64, key uint64, bin time.Duration, drop DropFunc) (*Loss, error) {
+	if bin <= 0 {
+		return nil, fmt.Errorf("loss bin %v: must be positive", bin)
+	}
+	l, err := NewLoss(p, nil, drop)
+	if err != nil {
+		return nil, err
+	}
+	l.keyed, l.key, l.bins.Width = true, key, bin
+	return l, nil
+}
+
 // Enqueue drops p with probability p, else holds it for immediate release.
 func (l *Loss) Enqueue(now time.Duration, p *packet.Packet) {
-	if l.p > 0 && l.rng.Float64() < l.p {
+	if l.p > 0 && l.draw(now) < l.p {
 		l.drop(now, p, DropRandom)
 		return
 	}
@@ -46,4 +69,13 @@ func (l *Loss) NextEvent() time.Duration {
 		return h.EnqueuedAt
 	}
 	return Never
+}
+
+// draw is the uniform of an arrival at now.
+func (l *Loss) draw(now time.Duration) float64 {
+	if !l.keyed {
+		return l.rng.Float64()
+	}
+	bin, pos := l.bins.Next(now)
+	return Draw(l.key, procLoss, bin, pos)
 }

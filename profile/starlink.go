@@ -24,6 +24,11 @@ type StarlinkProfile struct {
 type TDMA struct {
 	// Frame is the MAC frame: packets are served in per-frame batches.
 	Frame time.Duration `yaml:"frame" range:"1us,100ms"`
+	// KeyedDraws draws the per-packet random processes (outage arrival
+	// loss, AQM, random loss, the terrestrial leg's loss) as common random
+	// numbers keyed by frame and position (link.Draw); off, from one
+	// sequential stream per link. Counterfactual replays turn it on.
+	KeyedDraws bool `yaml:"keyed_draws"`
 }
 
 // Reconfig is the 15 s reconfiguration schedule and what each boundary does

@@ -31,7 +31,10 @@ const (
 // Starlink is one bulk BBR flow over the calibrated Starlink profile of
 // city (scenario path {profile: starlink, city, direction}, as the
 // embedded model's training runs and leolab learn eval use), sampled every
-// second, with its pool source named as those runs name theirs.
+// second, with its pool source named as those runs name theirs. The link's
+// per-packet draws are keyed (tdma.keyed_draws: common random numbers), so
+// the replays of one decision meet the same loss opportunities frame by
+// frame and differ by their gain, not by a reshuffled draw.
 func Starlink(city, direction string, seed int, duration time.Duration) (Source, error) {
 	if !slices.Contains(profile.Cities(), city) {
 		return Source{}, fmt.Errorf("--cities: %q (allowed: %s)", city, strings.Join(profile.Cities(), ", "))
@@ -47,7 +50,7 @@ func Starlink(city, direction string, seed int, duration time.Duration) (Source,
 	}
 	name := fmt.Sprintf("cf-%s-%s-s%d", city, direction, seed)
 	text := fmt.Sprintf("version: 1\nname: %s\nduration: %s\nseed: %d\ninterval: 1s\n"+
-		"path: {profile: starlink, city: %s, direction: %s}\nflows: [{cca: bbr}]\n", name, duration, seed, city, direction)
+		"path: {profile: starlink, city: %s, direction: %s, overrides: {tdma.keyed_draws: true}}\nflows: [{cca: bbr}]\n", name, duration, seed, city, direction)
 	sc, err := scenario.Parse(name+".yaml", []byte(text))
 	if err != nil {
 		return Source{}, fmt.Errorf("counterfactual: %w", err)

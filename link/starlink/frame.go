@@ -19,20 +19,20 @@ func (l *Link) runFrame(t time.Duration) {
 	backlog := l.buf.Len()
 	l.alloc.frame(t, l.frame, l.arrivedBytes, backlog, down)
 	l.aqm.frame(t, backlog)
-	l.arrivedBytes = 0
+	l.arrivedBytes, l.arrivals = 0, 0
 }
 
 // serve grants the frame's bytes to the buffer in DRR order.
 func (l *Link) serve(t time.Duration) {
 	l.credit += l.alloc.rate * l.frame.Seconds() / 8
 	release := t + l.owd(t)
-	for {
+	for pos := 0; ; pos++ {
 		p := l.buf.next(int(l.credit))
 		if p == nil {
 			break
 		}
 		l.credit -= float64(p.Size)
-		if l.slot.loss > 0 && l.rng.Float64() < l.slot.loss {
+		if l.slot.loss > 0 && l.draw(procServe, pos) < l.slot.loss {
 			l.drop(t, p, link.DropRandom)
 			continue
 		}

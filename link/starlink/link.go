@@ -15,11 +15,14 @@ const never = time.Duration(1<<63 - 1)
 
 // Config is what a Link needs besides its profile.
 type Config struct {
-	// Rand is the link's own stream (sim.Stream(seed, "starlink/downlink")):
-	// AQM and random-loss draws, and the seed of the per-slot drift's own
-	// stream (drawn at construction, so a slot's rate and OWD depend on the
-	// seed and the slot's index alone, not on the traffic: the simulator and
-	// a live run of the same seed and epoch see the same slots).
+	// Rand is the link's own stream (sim.Stream(seed, "starlink/downlink")).
+	// Construction draws from it the seed of the per-slot drift's stream
+	// (so a slot's rate and OWD depend on the seed and the slot's index
+	// alone, not on the traffic: the simulator and a live run of the same
+	// seed and epoch see the same slots) and then the key of the per-packet
+	// draws (outage arrival loss, AQM, random loss), which with
+	// tdma.keyed_draws are common random numbers keyed by TDMA frame and
+	// position in the frame (draws.go) and otherwise come from Rand in turn.
 	Rand *rand.Rand
 	// Drop receives every discarded packet with its cause.
 	Drop link.DropFunc
@@ -45,7 +48,9 @@ type Config struct {
 type Link struct {
 	dir   profile.Access
 	frame time.Duration
-	rng   *rand.Rand // per-packet draws (AQM, random loss)
+	rng   *rand.Rand // per-packet draws without tdma.keyed_draws
+	keyed bool       // tdma.keyed_draws: per-packet draws keyed (draws.go)
+	key   uint64     // their key
 	slots *rand.Rand // per-slot drift draws
 	drop  link.DropFunc
 	// slotOWD replaces the drawn OWD shift (Config.SlotOWD); nil: drawn.
@@ -63,6 +68,7 @@ type Link struct {
 	frameIdx     int64         // index of the next frame to run (starts at k*frame)
 	credit       float64       // grant bytes carried while backlogged
 	arrivedBytes int           // offered to the buffer during the current frame
+	arrivals     int           // packets offered during the current frame (draws' positions)
 	slot         slotState     // current slot's drift
 	nextBoundary time.Duration // next reconfiguration
 	outageFrom   time.Duration // last boundary
@@ -99,6 +105,7 @@ func newLink(p *profile.StarlinkProfile, a *profile.Access, cfg Config) (*Link, 
 		dir:     *a,
 		frame:   p.TDMA.Frame,
 		rng:     cfg.Rand,
+		keyed:   p.TDMA.KeyedDraws,
 		slots:   rand.New(rand.NewPCG(cfg.Rand.Uint64(), cfg.Rand.Uint64())),
 		drop:    cfg.Drop,
 		buf:     newBuffer(a.Queue.Isolation, a.Queue.QuantumBytes),
@@ -108,6 +115,9 @@ func newLink(p *profile.StarlinkProfile, a *profile.Access, cfg Config) (*Link, 
 		sched:   NewSchedule(p, cfg.Epoch),
 		spikes:  p.Reconfig.Spikes,
 		slotOWD: cfg.SlotOWD,
+	}
+	if l.keyed {
+		l.key = cfg.Rand.Uint64() // after the slot seeds: the slots stay those of the seed
 	}
 	l.slot = l.drift.first()
 	l.nextBoundary = l.sched.Next(0)
@@ -135,8 +145,10 @@ func (l *Link) Enqueue(now time.Duration, p *packet.Packet) {
 // admit is p's arrival at the access queue.
 func (l *Link) admit(now time.Duration, p *packet.Packet) {
 	l.arrivedBytes += p.Size
+	pos := l.arrivals
+	l.arrivals++
 	if o := &l.dir.Outage; (o.DropArrivals || o.ArrivalLoss > 0) && now >= l.outageFrom && now < l.outageEnd &&
-		(o.DropArrivals || l.rng.Float64() < o.ArrivalLoss) {
+		(o.DropArrivals || l.draw(procOutage, pos) < o.ArrivalLoss) {
 		l.drop(now, p, link.DropOutage)
 		return
 	}
@@ -144,7 +156,7 @@ func (l *Link) admit(now time.Duration, p *packet.Packet) {
 	if l.dir.AQM.PerFlow {
 		q = l.buf.flowLen(p.Flow)
 	}
-	if pr := l.aqm.prob(l.aqm.queue(now, q)); pr > 0 && l.rng.Float64() < pr {
+	if pr := l.aqm.prob(l.aqm.queue(now, q)); pr > 0 && l.draw(procAQM, pos) < pr {
 		l.drop(now, p, link.DropAQM)
 		return
 	}
