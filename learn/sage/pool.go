@@ -1,0 +1,151 @@
+package sage
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/leolab/leolab/cc"
+	_ "github.com/leolab/leolab/cc/all" // the pool's heuristics
+	"github.com/leolab/leolab/cc/monitor"
+	csage "github.com/leolab/leolab/cc/sage"
+	"github.com/leolab/leolab/learn/rlenv"
+)
+
+// StateDim is the policy's input size.
+const StateDim = csage.Window * csage.NumFeatures
+
+// Trajectory is one heuristic run as Sage learns from it: the state
+// after each monitor period (n·StateDim values), and for each period t <
+// n−1 the action the heuristic took (the log2 ratio of its window at the
+// close of period t+1 to that at t, within [−2, 2]) and its reward (Sage's
+// reward of period t+1).
+type Trajectory struct {
+	CCA     string
+	Episode rlenv.Episode
+	S       []float32
+	A, R    []float32
+}
+
+// Len is the number of periods.
+func (t *Trajectory) Len() int { return len(t.S) / StateDim }
+
+// State is the state after period i.
+func (t *Trajectory) State(i int) []float32 { return t.S[i*StateDim : (i+1)*StateDim] }
+
+// DefaultPool are the heuristic controllers whose runs make the pool:
+// the ones of the paper's collective knowledge leolab has (the paper
+// learns from Cubic, Vegas, BBR, Reno, Hybla and others) plus Copa.
+var DefaultPool = []string{"cubic", "reno", "vegas", "bbr1", "bbr3", "hybla", "copa"}
+
+// PoolDist is the distribution the pool's runs are drawn from: learn/
+// rlenv's terrestrial one (10–100 Mbit/s, 10–100 ms, ½–4 BDP, random
+// loss up to 0.1 % in a quarter) without competitors, since the pool's
+// reward is Sage's single-flow one.
+func PoolDist() rlenv.Dist {
+	d := rlenv.DefaultDist()
+	d.Competitors, d.CompetitorCCA = 0, ""
+	return d
+}
+
+// recorder wraps a heuristic controller, cutting its ACKs into Sage's
+// monitor periods and recording its trajectory.
+type recorder struct {
+	cc.Controller
+	mon      *monitor.Monitor
+	feat     csage.Features
+	capacity float64
+	prevW    float64
+	last     float64
+	tr       *Trajectory
+}
+
+func (r *recorder) Unwrap() cc.Controller { return r.Controller }
+
+// window is the heuristic's effective window: its cwnd, or for a paced
+// controller the smaller of cwnd and pacing rate·srtt (a rate-based
+// controller's cwnd is only a cap).
+func window(c cc.Controller, srtt time.Duration) float64 {
+	w := float64(c.CWnd())
+	if p := c.PacingRate(); p > 0 && srtt > 0 {
+		w = min(w, p*srtt.Seconds())
+	}
+	return w
+}
+
+func (r *recorder) OnAck(now time.Duration, rs *cc.RateSample) {
+	r.Controller.OnAck(now, rs)
+	w := window(r.Controller, rs.SRTT)
+	if !r.mon.OnAck(now, rs, int(w)) {
+		return
+	}
+	iv := r.mon.Last()
+	if r.tr.Len() > 0 {
+		r.last = csage.Ratio(w, r.prevW)
+		r.tr.A = append(r.tr.A, float32(r.last))
+		r.tr.R = append(r.tr.R, float32(csage.Reward(iv, r.capacity)))
+	}
+	r.feat.Observe(iv, r.last)
+	r.tr.S = append(r.tr.S, r.feat.State()...)
+	r.prevW = w
+}
+
+type nopPolicy struct{}
+
+func (nopPolicy) Act([]float32) float32 { return 0 }
+
+// Collect runs each controller of ccas on episodes first..first+n−1 of
+// seed from dist (controller k on episodes k·n+first+i, so that each
+// sees its own links) on at most workers goroutines, and returns the
+// trajectories in (controller, episode) order. The result does not
+// depend on workers.
+func Collect(dist rlenv.Dist, ccas []string, seed uint64, first, n, workers int) ([]Trajectory, error) {
+	if err := dist.Validate(); err != nil {
+		return nil, err
+	}
+	for _, name := range ccas {
+		if _, ok := cc.Lookup(name); !ok {
+			return nil, fmt.Errorf("sage: pool controller %q is not registered (allowed: %v)", name, cc.Names())
+		}
+	}
+	out := make([]Trajectory, len(ccas)*n)
+	errs := make([]error, len(out))
+	sem := make(chan struct{}, max(1, workers))
+	var wg sync.WaitGroup
+	for k, name := range ccas {
+		for i := range n {
+			j := k*n + i
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer func() { <-sem; wg.Done() }()
+				out[j], errs[j] = run(dist, name, seed, k*n+first+i)
+			}()
+		}
+	}
+	wg.Wait()
+	for j, err := range errs {
+		if err != nil {
+			return nil, fmt.Errorf("sage: pool run %d (%s): %w", j, ccas[j/n], err)
+		}
+	}
+	return out, nil
+}
+
+func run(dist rlenv.Dist, name string, seed uint64, i int) (Trajectory, error) {
+	ep := dist.Draw(seed, i)
+	tr := &Trajectory{CCA: name, Episode: ep}
+	periods := int(ep.Duration/csage.MonitorPeriod) + 1
+	tr.S = make([]float32, 0, periods*StateDim)
+	task := rlenv.Task{Name: name, StateDim: StateDim, New: func(cfg cc.Config, _ rlenv.Decider) (cc.Controller, error) {
+		c, err := cc.New(name, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return &recorder{Controller: c, mon: monitor.New(csage.MonitorPeriod), capacity: ep.RateMbps * 1e6 / 8, tr: tr}, nil
+	}}
+	if _, err := (rlenv.Collector{Dist: dist, Task: task}).Run(seed, i, nopPolicy{}); err != nil {
+		return Trajectory{}, err
+	}
+	return *tr, nil
+}
