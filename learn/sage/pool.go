@@ -10,6 +10,7 @@ import (
 	"github.com/leolab/leolab/cc/monitor"
 	csage "github.com/leolab/leolab/cc/sage"
 	"github.com/leolab/leolab/learn/rlenv"
+	"github.com/leolab/leolab/result"
 )
 
 // StateDim is the policy's input size.
@@ -25,6 +26,7 @@ type Trajectory struct {
 	Episode rlenv.Episode
 	S       []float32
 	A, R    []float32
+	flow    result.Flow // the run's flow 0
 }
 
 // Len is the number of periods.
@@ -119,7 +121,7 @@ func Collect(dist rlenv.Dist, ccas []string, seed uint64, first, n, workers int)
 			sem <- struct{}{}
 			go func() {
 				defer func() { <-sem; wg.Done() }()
-				out[j], errs[j] = run(dist, name, seed, k*n+first+i)
+				out[j], errs[j] = run(dist, name, seed, k*n+first+i, func(cfg cc.Config) (cc.Controller, error) { return cc.New(name, cfg) })
 			}()
 		}
 	}
@@ -132,20 +134,24 @@ func Collect(dist rlenv.Dist, ccas []string, seed uint64, first, n, workers int)
 	return out, nil
 }
 
-func run(dist rlenv.Dist, name string, seed uint64, i int) (Trajectory, error) {
+// run runs episode i of seed with flow 0 the controller newCC builds,
+// registered as name, and records its trajectory.
+func run(dist rlenv.Dist, name string, seed uint64, i int, newCC func(cc.Config) (cc.Controller, error)) (Trajectory, error) {
 	ep := dist.Draw(seed, i)
 	tr := &Trajectory{CCA: name, Episode: ep}
 	periods := int(ep.Duration/csage.MonitorPeriod) + 1
 	tr.S = make([]float32, 0, periods*StateDim)
 	task := rlenv.Task{Name: name, StateDim: StateDim, New: func(cfg cc.Config, _ rlenv.Decider) (cc.Controller, error) {
-		c, err := cc.New(name, cfg)
+		c, err := newCC(cfg)
 		if err != nil {
 			return nil, err
 		}
 		return &recorder{Controller: c, mon: monitor.New(csage.MonitorPeriod), capacity: ep.RateMbps * 1e6 / 8, tr: tr}, nil
 	}}
-	if _, err := (rlenv.Collector{Dist: dist, Task: task}).Run(seed, i, nopPolicy{}); err != nil {
+	res, err := (rlenv.Collector{Dist: dist, Task: task}).Run(seed, i, nopPolicy{})
+	if err != nil {
 		return Trajectory{}, err
 	}
+	tr.flow = res.Agent
 	return *tr, nil
 }
