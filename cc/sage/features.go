@@ -93,13 +93,20 @@ const (
 	rewardScale   = 25  // 25·(…)²
 	lossPenalty   = 2   // thr − 2·loss
 	rttRateSwitch = 0.8 // the RTT factor is 1 once min_rtt/rtt ≥ 0.8
+	// xFloor bounds (thr − 2·loss)/bw below (ours): sage.cc sums loss
+	// over a moving window, ours is one period's, in which RACK may mark
+	// a whole overshooting window lost at many times the link's rate;
+	// such outliers (rewards of −10⁴ in our first pool) would swamp the
+	// critic's regression, as in cc/orca's reward floor.
+	xFloor = -1
 )
 
 // Reward is Sage's single-flow reward of a period with capacity bw
 // (bytes/s; the training environment knows it): with x = (thr −
 // 2·loss)/bw, sign(x)·25·x² times min_rtt/avg_rtt, or times 1 when that
 // ratio is at least 0.8 (sage.cc; thr is capped at 0.9·bw when above bw,
-// as there). 0 without a capacity.
+// as there; x floored at −1, ours).
+// 0 without a capacity.
 func Reward(iv *monitor.Interval, bw float64) float64 {
 	if bw <= 0 {
 		return 0
@@ -108,7 +115,7 @@ func Reward(iv *monitor.Interval, bw float64) float64 {
 	if thr > bw {
 		thr = 0.9 * bw
 	}
-	x := (thr - lossPenalty*iv.LossRate()) / bw
+	x := max((thr-lossPenalty*iv.LossRate())/bw, xFloor)
 	rr := 0.0
 	if avg := iv.AvgRTT(); avg > 0 && iv.MinRTT > 0 {
 		rr = float64(iv.MinRTT) / float64(avg)

@@ -99,6 +99,10 @@ func TestReward(t *testing.T) {
 	if r := Reward(&iv, bw); r >= 0 {
 		t.Fatalf("reward %v, want < 0", r)
 	}
+	iv.LostBytes = int64(1e9 / 8 * 0.02) // ten times the link: floored
+	if r := Reward(&iv, bw); math.Abs(r+25*0.5) > 1e-9 {
+		t.Fatalf("reward %v, want the floor −25 times the RTT factor ½", r)
+	}
 }
 
 func newTest(t testing.TB) *Sage {

@@ -109,7 +109,7 @@ func NewLearner(cfg Config, data []Trajectory) (*Learner, error) {
 	l.q = newMLP([]int{StateDim + 1, cfg.CriticHidden, cfg.CriticHidden, 1}, init)
 	l.qt = l.q.copyOf()
 	for ti := range data {
-		for i := range data[ti].A {
+		for i := range data[ti].R {
 			l.index = append(l.index, [2]int{ti, i})
 		}
 	}

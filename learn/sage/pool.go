@@ -17,10 +17,11 @@ import (
 const StateDim = csage.Window * csage.NumFeatures
 
 // Trajectory is one heuristic run as Sage learns from it: the state
-// after each monitor period (n·StateDim values), and for each period t <
-// n−1 the action the heuristic took (the log2 ratio of its window at the
-// close of period t+1 to that at t, within [−2, 2]) and its reward (Sage's
-// reward of period t+1).
+// after each monitor period but the first (n·StateDim values), the
+// action the heuristic took in it (the log2 ratio of its window at the
+// period's close to that at the previous close, within [−2, 2]; n
+// values), and for each t < n−1 the reward of the action (Sage's reward
+// of the next period).
 type Trajectory struct {
 	CCA     string
 	Episode rlenv.Episode
@@ -57,8 +58,8 @@ type recorder struct {
 	mon      *monitor.Monitor
 	feat     csage.Features
 	capacity float64
-	prevW    float64
-	last     float64
+	prevW    float64 // the window at the previous period's close
+	last     float64 // the action in the previous period
 	tr       *Trajectory
 }
 
@@ -81,15 +82,24 @@ func (r *recorder) OnAck(now time.Duration, rs *cc.RateSample) {
 	if !r.mon.OnAck(now, rs, int(w)) {
 		return
 	}
-	iv := r.mon.Last()
-	if r.tr.Len() > 0 {
-		r.last = csage.Ratio(w, r.prevW)
-		r.tr.A = append(r.tr.A, float32(r.last))
-		r.tr.R = append(r.tr.R, float32(csage.Reward(iv, r.capacity)))
+	// The heuristic reacts to a period's ACKs within it, Sage at its end:
+	// the heuristic's action in state s_t is the change of its window
+	// over period t, and the state shows the window it started the
+	// period with (as Sage's does), not the one it ended with.
+	iv := *r.mon.Last()
+	if r.prevW == 0 {
+		r.prevW = w
+		return
 	}
-	r.feat.Observe(iv, r.last)
+	a := csage.Ratio(w, r.prevW)
+	if r.tr.Len() > 0 {
+		r.tr.R = append(r.tr.R, float32(csage.Reward(&iv, r.capacity)))
+	}
+	iv.CWnd = int(r.prevW)
+	r.feat.Observe(&iv, r.last)
 	r.tr.S = append(r.tr.S, r.feat.State()...)
-	r.prevW = w
+	r.tr.A = append(r.tr.A, float32(a))
+	r.last, r.prevW = a, w
 }
 
 type nopPolicy struct{}
