@@ -67,7 +67,7 @@ Its defaults differ (learn/td3 AstraeaTrainConfig; flags left unset take them).
 sage: offline, no interaction while learning (learn/sage): a pool of runs of
 leolab's heuristic controllers (cubic, reno, vegas, bbr1, bbr3, hybla, copa;
 --episodes runs of each, default 8) on the same dumbbells without competitors,
-then --updates CRR steps (default 4000) of the GRU policy and its critic over
+then --updates CRR steps (default 2000) of the GRU policy and its critic over
 the pool; --rounds and --validation do not apply. The last policy is written
 as a leolab-sage-policy JSON.
 

@@ -45,7 +45,7 @@ type Config struct {
 
 // DefaultConfig is the default weights' training.
 func DefaultConfig() Config {
-	return Config{Seed: 1, Hidden: 32, CriticHidden: 64, Steps: 4000, Batch: 64, Discount: 0.95, Beta: 1, MaxWeight: 20,
+	return Config{Seed: 1, Hidden: 32, CriticHidden: 64, Steps: 2000, Batch: 64, Discount: 0.95, Beta: 1, MaxWeight: 20,
 		ActionSamples: 4, Sigma: 0.25, PolicyLR: 1e-3, CriticLR: 1e-3, TargetPeriod: 100, MaxGradNorm: 40, LogEvery: 500}
 }
 
