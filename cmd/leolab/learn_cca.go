@@ -68,8 +68,9 @@ sage: offline, no interaction while learning (learn/sage): a pool of runs of
 leolab's heuristic controllers (cubic, reno, vegas, bbr1, bbr3, hybla, copa;
 --episodes runs of each, default 8) on the same dumbbells without competitors,
 then --updates CRR steps (default 2000) of the GRU policy and its critic over
-the pool; --rounds and --validation do not apply. The last policy is written
-as a leolab-sage-policy JSON.
+the pool; every 500 steps and at the end the policy runs greedily on
+--validation held-out links (default 6) and the one with the best mean reward
+is written as a leolab-sage-policy JSON; --rounds does not apply.
 
 Same flags → same bytes. The defaults rebuild the embedded weights:
 

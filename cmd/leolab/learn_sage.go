@@ -14,10 +14,8 @@ import (
 // CRR offline (learn/sage).
 func runTrainSage(cmd *cobra.Command, f *trainCCAFlags) error {
 	fl := cmd.Flags()
-	for _, name := range []string{"rounds", "validation"} {
-		if fl.Changed(name) {
-			return badInput("learn train-cca sage: --%s does not apply (sage learns offline: --episodes pool runs per heuristic, --updates CRR steps)", name)
-		}
+	if fl.Changed("rounds") {
+		return badInput("learn train-cca sage: --rounds does not apply (sage learns offline: --episodes pool runs per heuristic, --updates CRR steps)")
 	}
 	tc := lsage.DefaultTrainConfig()
 	tc.CRR.Seed = f.seed
@@ -27,15 +25,18 @@ func runTrainSage(cmd *cobra.Command, f *trainCCAFlags) error {
 	if fl.Changed("updates") {
 		tc.CRR.Steps = f.updates
 	}
+	if fl.Changed("validation") {
+		tc.ValEpisodes = f.val
+	}
 	if fl.Changed("workers") {
 		tc.Workers = f.workers
 	}
 	if fl.Changed("episode") {
 		tc.Dist.Duration = f.episode
 	}
-	if tc.Episodes < 1 || tc.Episodes > 10_000 || tc.CRR.Steps < 0 || tc.CRR.Steps > 10_000_000 || tc.Workers < 1 {
-		return badInput("learn train-cca sage: --episodes %d --updates %d --workers %d: want episodes in 1..10000, updates in 0..10000000, workers ≥ 1",
-			tc.Episodes, tc.CRR.Steps, tc.Workers)
+	if tc.Episodes < 1 || tc.Episodes > 10_000 || tc.CRR.Steps < 0 || tc.CRR.Steps > 10_000_000 || tc.Workers < 1 || tc.ValEpisodes < 0 || tc.ValEpisodes > 10_000 {
+		return badInput("learn train-cca sage: --episodes %d --updates %d --workers %d --validation %d: want episodes in 1..10000, updates in 0..10000000, workers ≥ 1, validation in 0..10000",
+			tc.Episodes, tc.CRR.Steps, tc.Workers, tc.ValEpisodes)
 	}
 	if err := tc.Dist.Validate(); err != nil {
 		return badInput("learn train-cca sage: --episode %v: %v", tc.Dist.Duration, err)
@@ -54,6 +55,7 @@ func runTrainSage(cmd *cobra.Command, f *trainCCAFlags) error {
 		"episodes":   strconv.Itoa(tc.Episodes),
 		"updates":    strconv.Itoa(tc.CRR.Steps),
 		"episode":    tc.Dist.Duration.String(),
+		"validation": strconv.Itoa(tc.ValEpisodes),
 		"pool":       fmt.Sprint(tc.CCAs),
 		"note":       "retrained here; the authors' weights are not used",
 	}
