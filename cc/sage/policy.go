@@ -44,9 +44,11 @@ type PolicyFile struct {
 // Policy is a loaded policy ready for allocation-free inference; it
 // serves one flow (its scratch is its own).
 type Policy struct {
-	f           *PolicyFile
-	h, xh, z, r []float64
-	n           []float64
+	f *PolicyFile
+	// the weights widened once to float64, so that Act converts nothing
+	wz, wr, wn, bz, br, bn, v []float64
+	c                         float64
+	h, xh, z, r, n            []float64
 }
 
 // ParsePolicy reads a policy file (name is for errors) and checks its
@@ -88,7 +90,15 @@ func NewPolicy(name string, f *PolicyFile) (*Policy, error) {
 	if math.IsNaN(float64(f.C)) || math.IsInf(float64(f.C), 0) {
 		return nil, fmt.Errorf("%s: c: non-finite", name)
 	}
-	return &Policy{f: f, h: make([]float64, h), xh: make([]float64, f.In+h), z: make([]float64, h), r: make([]float64, h), n: make([]float64, h)}, nil
+	wide := func(v []float32) []float64 {
+		out := make([]float64, len(v))
+		for i, x := range v {
+			out[i] = float64(x)
+		}
+		return out
+	}
+	return &Policy{f: f, wz: wide(f.Wz), wr: wide(f.Wr), wn: wide(f.Wn), bz: wide(f.Bz), br: wide(f.Br), bn: wide(f.Bn), v: wide(f.V), c: float64(f.C),
+		h: make([]float64, h), xh: make([]float64, f.In+h), z: make([]float64, h), r: make([]float64, h), n: make([]float64, h)}, nil
 }
 
 // File is the policy's weights.
@@ -97,41 +107,42 @@ func (p *Policy) File() *PolicyFile { return p.f }
 // Act returns the action in [−2, 2] for state s (Window·NumFeatures
 // values, oldest period first). It allocates nothing.
 func (p *Policy) Act(s []float32) float32 {
-	f, in, H := p.f, p.f.In, p.f.Hidden
+	in, H := p.f.In, p.f.Hidden
 	clear(p.h)
-	for t := range f.Window {
+	for t := range p.f.Window {
 		x := s[t*in : (t+1)*in]
 		for i, v := range x {
 			p.xh[i] = float64(v)
 		}
 		copy(p.xh[in:], p.h)
-		gate(p.z, f.Wz, f.Bz, p.xh, sigmoid)
-		gate(p.r, f.Wr, f.Br, p.xh, sigmoid)
+		affine(p.z, p.wz, p.bz, p.xh)
+		affine(p.r, p.wr, p.br, p.xh)
 		for j := range H {
-			p.xh[in+j] = p.r[j] * p.h[j]
+			p.z[j] = sigmoid(p.z[j])
+			p.xh[in+j] = sigmoid(p.r[j]) * p.h[j]
 		}
-		gate(p.n, f.Wn, f.Bn, p.xh, math.Tanh)
+		affine(p.n, p.wn, p.bn, p.xh)
 		for j := range H {
-			p.h[j] = (1-p.z[j])*p.n[j] + p.z[j]*p.h[j]
+			p.h[j] = (1-p.z[j])*math.Tanh(p.n[j]) + p.z[j]*p.h[j]
 		}
 	}
-	y := float64(f.C)
-	for j, v := range f.V {
-		y += float64(v) * p.h[j]
+	y := p.c
+	for j, v := range p.v {
+		y += v * p.h[j]
 	}
 	return float32(ActionMax * math.Tanh(y))
 }
 
-// gate is out = act(W·x + b), W row-major len(out)×len(x).
-func gate(out []float64, w, b []float32, x []float64, act func(float64) float64) {
+// affine is out = W·x + b, W row-major len(out)×len(x).
+func affine(out, w, b, x []float64) {
 	k := len(x)
 	for j := range out {
 		row := w[j*k : (j+1)*k]
-		sum := float64(b[j])
+		sum := b[j]
 		for i, v := range row {
-			sum += float64(v) * x[i]
+			sum += v * x[i]
 		}
-		out[j] = act(sum)
+		out[j] = sum
 	}
 }
 
