@@ -80,6 +80,7 @@ Same flags → same bytes. The defaults rebuild the embedded weights:
 
 Progress goes to stderr; the weights to --out (- for stdout).`,
 		Example: `  leolab learn train-cca orca --out cc/orca/actor.json
+  leolab learn train-cca sage --episodes 2 --updates 200 --out /tmp/policy.json
   leolab learn train-cca orca --rounds 4 --episodes 4 --out /tmp/actor.json`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTrainCCA(cmd, args, &f) },
 	}
