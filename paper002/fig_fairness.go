@@ -101,7 +101,7 @@ func asymmetry(d *Data, p *Part, f *Figure, disc string, baseMs float64, name st
 		}
 	}
 	fig.Name = name + "-ratio"
-	fig.Caption = fmt.Sprintf("Goodput ratio (min/max) of two flows of one scheme; the first at %.0f ms RTT. %s Sage is missing (not yet in leolab); Orca and Astraea run on the LeoEM-path, step and random-loss figures only.",
+	fig.Caption = fmt.Sprintf("Goodput ratio (min/max) of two flows of one scheme; the first at %.0f ms RTT. %s Orca, Astraea and Sage run on the LeoEM-path, step and random-loss figures only.",
 		baseMs, ciNote(runsPer(p)))
 	s.Figures = append(s.Figures, fig)
 	s.Text = append(s.Text, "Here, at the largest asymmetry: "+joinEstimates(lastPerCCA(cells), func(c *cell) string {

@@ -17,6 +17,7 @@ var findingKeys = []string{
 	"fig1.goodput.orca", "fig3.util.orca", "loss.goodput.orca.0.01", "loss.goodput.orca.0", "loss.goodput.bbr3.0.01",
 	"fig3.util.cubic", "fig4.util200.bbr3", "fig4.util200.cubic", "fig4.util200.pcc", "fig4.util200.orca",
 	"fig1.goodput.astraea", "fig3.util.astraea", "fig4.util200.astraea", "loss.goodput.astraea.0.01", "loss.goodput.astraea.0",
+	"fig1.goodput.sage", "fig3.util.sage", "fig4.util200.sage", "loss.goodput.sage.0.01", "loss.goodput.sage.0",
 	"fig9c.agg.cubic.fq_codel", "fig9c.agg.cubic.droptail", "fig9c.infl.cubic.fq_codel", "fig9c.infl.cubic.droptail",
 	"fig9c.jain.cubic.fq_codel", "fig9c.jain.cubic.droptail",
 }
@@ -88,6 +89,9 @@ func TestFindingThreePerLearnedScheme(t *testing.T) {
 		// over the bandwidth steps, below both after the RTT step.
 		"fig1.goodput.astraea": e(100), "fig3.util.astraea": e(0.95), "fig4.util200.astraea": e(0.3),
 		"loss.goodput.astraea.0.01": e(50), "loss.goodput.astraea.0": e(90),
+		// Sage below both everywhere, resisting loss.
+		"fig1.goodput.sage": e(60), "fig3.util.sage": e(0.6), "fig4.util200.sage": e(0.2),
+		"loss.goodput.sage.0.01": e(40), "loss.goodput.sage.0": e(85),
 	}}
 	f, ok := d.rlFinding()
 	if !ok {
@@ -96,7 +100,7 @@ func TestFindingThreePerLearnedScheme(t *testing.T) {
 	if f.verdict != "holds in part here" {
 		t.Errorf("verdict %q, want holds in part here", f.verdict)
 	}
-	for _, want := range []string{"Vivace (pcc), Orca (retrained) and Astraea (retrained)", "Sage is missing (not yet in leolab)", "the authors' weights are not used"} {
+	for _, want := range []string{"Vivace (pcc), Orca (retrained), Astraea (retrained) and Sage (retrained)", "Orca, Astraea and Sage retrained here", "the authors' weights are not used"} {
 		if !strings.Contains(f.claim, want) {
 			t.Errorf("claim %q lacks %q", f.claim, want)
 		}
@@ -108,19 +112,21 @@ func TestFindingThreePerLearnedScheme(t *testing.T) {
 		"Orca (retrained): underperforms in part (below in 2, above in 2 of 4 comparisons",
 		"does not resist random loss — at 1 % loss 2.0 ± 0.0 Mbit/s",
 		"Astraea (retrained): underperforms in part (below in 3, above in 3 of 6 comparisons",
+		"Sage (retrained): underperforms (below in 6, above in 0 of 6 comparisons",
 	} {
 		if !strings.Contains(f.numbers, want) {
 			t.Errorf("numbers lack %q:\n%s", want, f.numbers)
 		}
 	}
-	// Without Orca's and Astraea's runs (a restricted study) the finding is
+	// Without Orca's, Astraea's and Sage's runs (a restricted study) the finding is
 	// Vivace's alone.
 	for _, k := range []string{"fig1.goodput.orca", "fig3.util.orca", "loss.goodput.orca.0.01", "loss.goodput.orca.0",
-		"fig1.goodput.astraea", "fig3.util.astraea", "fig4.util200.astraea", "loss.goodput.astraea.0.01", "loss.goodput.astraea.0"} {
+		"fig1.goodput.astraea", "fig3.util.astraea", "fig4.util200.astraea", "loss.goodput.astraea.0.01", "loss.goodput.astraea.0",
+		"fig1.goodput.sage", "fig3.util.sage", "fig4.util200.sage", "loss.goodput.sage.0.01", "loss.goodput.sage.0"} {
 		delete(d.Findings, k)
 	}
 	f, _ = d.rlFinding()
-	if !strings.Contains(f.claim, "(here: Vivace (pcc); ") || strings.Contains(f.numbers, "Orca") || strings.Contains(f.numbers, "Astraea") || f.verdict != "holds here" {
+	if !strings.Contains(f.claim, "(here: Vivace (pcc); ") || strings.Contains(f.numbers, "Orca") || strings.Contains(f.numbers, "Astraea") || strings.Contains(f.numbers, "Sage") || f.verdict != "holds here" {
 		t.Errorf("Vivace alone: verdict %q, claim %q, numbers %q", f.verdict, f.claim, f.numbers)
 	}
 }

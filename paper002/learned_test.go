@@ -11,9 +11,9 @@ import (
 )
 
 // The learned schemes run where finding 3 reads them — the LeoEM-path,
-// step and random-loss campaigns — and Orca and Astraea nowhere else
-// (Vivace stays in the fairness, topology and AQM figures too). The quick
-// study is 545 runs.
+// step and random-loss campaigns — and Orca, Astraea and Sage nowhere
+// else (Vivace stays in the fairness, topology and AQM figures too). The
+// quick study is 580 runs.
 func TestPlanLearnedSchemes(t *testing.T) {
 	parts, err := Plan(Options{Dir: t.TempDir()})
 	if err != nil {
@@ -27,14 +27,14 @@ func TestPlanLearnedSchemes(t *testing.T) {
 		if !slices.Contains(ccas, "pcc") {
 			t.Errorf("%s: schemes %v lack pcc", p.File, ccas)
 		}
-		for _, rl := range []string{"orca", "astraea"} {
+		for _, rl := range []string{"orca", "astraea", "sage"} {
 			if got, want := slices.Contains(ccas, rl), slices.Contains(withOrca, p.File); got != want {
 				t.Errorf("%s: schemes %v, %s wanted %v", p.File, ccas, rl, want)
 			}
 		}
 	}
-	if runs != 545 {
-		t.Errorf("quick study: %d runs, want 545", runs)
+	if runs != 580 {
+		t.Errorf("quick study: %d runs, want 580", runs)
 	}
 }
 

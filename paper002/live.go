@@ -43,7 +43,7 @@ const (
 
 // LiveCCAs are the schemes on the emulator: the kernel's own (emu.KernelCCA:
 // cubic is tcp_cubic.c, bbr1 is mainline Linux's tcp_bbr.c, BBR v1). The
-// kernel has no SaTCP, BBRv3, Vivace, Orca or Astraea; leolab's versions of those would
+// kernel has no SaTCP, BBRv3, Vivace, Orca, Astraea or Sage; leolab's versions of those would
 // run on its own transport over UDP, which is not what the figure's
 // kernel-TCP comparison is about.
 var LiveCCAs = []string{"cubic", "bbr1"}

@@ -68,7 +68,7 @@ func (d *Data) liveSection(parts []*Part, checks []LiveCheck) report.Section {
 	s.Text = append(s.Text, "The figures below ran live through leolab's emulator (emu): kernel TCP ("+strings.Join(schemes(parts), ", ")+
 		") between two network namespaces, its packets through the same link models as the simulator (the LeoEM delay replay, "+
 		"its handover interruptions, the queue disciplines) in the userspace pump at wall-clock time, one run at a time. "+
-		"The kernel has no SaTCP, BBRv3, Vivace, Orca or Astraea: the findings that compare those are not judged live, and BBR here is the kernel's BBR v1.")
+		"The kernel has no SaTCP, BBRv3, Vivace, Orca, Astraea or Sage: the findings that compare those are not judged live, and BBR here is the kernel's BBR v1.")
 	ran := map[string]*Part{}
 	for _, p := range parts {
 		for _, f := range p.Figures {

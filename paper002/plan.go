@@ -23,9 +23,10 @@ const CampaignDir = "campaigns"
 const (
 	// QuickRuns is the number of runs per point of --quick: enough for a
 	// t-based interval (t_{0.975,4} = 2.78). With the quick durations the
-	// study is 545 runs (Orca's and Astraea's 35 each included), measured
-	// at 2 min 50 s on a quiet 2-core machine (6 min 15 s for 510 beside
-	// other jobs); --full (1 090 runs) extrapolates to ~70 min.
+	// study is 580 runs (Orca's, Astraea's and Sage's 35 each included);
+	// the 545 without Sage measured 2 min 50 s on a quiet 2-core machine
+	// (6 min 15 s for 510 beside other jobs); --full (1 160 runs)
+	// extrapolates to ~75 min.
 	QuickRuns = 5
 	// FullRuns is the files' runs: the ten per point the paper's referee
 	// asked for.

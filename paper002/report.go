@@ -78,7 +78,7 @@ func allFigures(parts []*Part) []*Figure {
 func differences(onEmu bool) report.Section {
 	engine := "Engine: leolab's"
 	if onEmu {
-		engine = "Engine (the figures that ran live): the Linux kernel's CUBIC and BBR v1 between network namespaces, through leolab's link models in its userspace emulator (not Mininet's netem and LeoEM's tc scripts); there are no SaTCP, BBRv3, Vivace, Orca or Astraea runs. Engine (the sim-only figures, in a study on sim): leolab's"
+		engine = "Engine (the figures that ran live): the Linux kernel's CUBIC and BBR v1 between network namespaces, through leolab's link models in its userspace emulator (not Mininet's netem and LeoEM's tc scripts); there are no SaTCP, BBRv3, Vivace, Orca, Astraea or Sage runs. Engine (the sim-only figures, in a study on sim): leolab's"
 	}
 	return report.Section{Title: "Differences from the paper", Text: []string{
 		engine + " packet-level simulator with its own implementations of CUBIC, SaTCP, BBRv3, PCC Vivace and Orca, not Linux kernels in Mininet and LeoEM; the LeoEM path file (San Diego → New York, bent pipe) is replayed second by second with LeoEM's handover interruptions and prediction-error distribution.",

@@ -67,6 +67,8 @@ func schemeName(cca string) string {
 		return "Orca (retrained)"
 	case "astraea":
 		return "Astraea (retrained)"
+	case "sage":
+		return "Sage (retrained)"
 	}
 	return cca
 }

@@ -13,6 +13,7 @@ import (
 	_ "github.com/leolab/leolab/cc/lmbbr"
 	_ "github.com/leolab/leolab/cc/orca"
 	_ "github.com/leolab/leolab/cc/reno"
+	_ "github.com/leolab/leolab/cc/sage"
 	_ "github.com/leolab/leolab/cc/satcp"
 	_ "github.com/leolab/leolab/cc/vegas"
 	_ "github.com/leolab/leolab/cc/vivace"

@@ -29,7 +29,8 @@ retrained here in the simulator (train-cca).`,
   leolab learn train pool.jsonl --holdout tokyo --out model.json
   leolab learn label --seeds 2 --out cf.jsonl
   leolab learn train-cca orca --out orca-actor.json
-  leolab learn train-cca astraea --out astraea-actor.json`,
+  leolab learn train-cca astraea --out astraea-actor.json
+  leolab learn train-cca sage --out sage-policy.json`,
 	}
 	c.AddCommand(newLearnPoolCmd(), newLearnLabelCmd(), newLearnTrainCmd(), newLearnEvalCmd(), newLearnTrainCCACmd())
 	return c

@@ -24,7 +24,7 @@ type trainCCAFlags struct {
 }
 
 // trainableCCAs are the learned controllers `learn train-cca` retrains.
-var trainableCCAs = []string{"orca", "astraea"}
+var trainableCCAs = []string{"orca", "astraea", "sage"}
 
 // trainSetup is one trainable controller: its task, distribution and
 // default run.
@@ -49,7 +49,7 @@ func newLearnTrainCCACmd() *cobra.Command {
 	d := td3.DefaultTrainConfig()
 	c := &cobra.Command{
 		Use:   "train-cca NAME",
-		Short: "Retrain a learned congestion controller's weights in the simulator (orca, astraea)",
+		Short: "Retrain a learned congestion controller's weights in the simulator (orca, astraea, sage)",
 		Long: `Train a learned controller in leolab's simulator and write its weights.
 
 orca: TD3 (learn/td3) over learn/rlenv's randomised dumbbells (10–100 Mbit/s,
@@ -64,13 +64,23 @@ policy (the second to fourth starting in the first half) on 10–50 Mbit/s,
 flows' utilisation, its delay and loss and its deviation from the mean rate.
 Its defaults differ (learn/td3 AstraeaTrainConfig; flags left unset take them).
 
+sage: offline, no interaction while learning (learn/sage): a pool of runs of
+leolab's heuristic controllers (cubic, reno, vegas, bbr1, bbr3, hybla, copa;
+--episodes runs of each, default 8) on the same dumbbells without competitors,
+then --updates CRR steps (default 2000) of the GRU policy and its critic over
+the pool; every 500 steps and at the end the policy runs greedily on
+--validation held-out links (default 6) and the one with the best mean reward
+is written as a leolab-sage-policy JSON; --rounds does not apply.
+
 Same flags → same bytes. The defaults rebuild the embedded weights:
 
   leolab learn train-cca orca --out cc/orca/actor.json
   leolab learn train-cca astraea --out cc/astraea/actor.json
+  leolab learn train-cca sage --out cc/sage/policy.json
 
 Progress goes to stderr; the weights to --out (- for stdout).`,
 		Example: `  leolab learn train-cca orca --out cc/orca/actor.json
+  leolab learn train-cca sage --episodes 2 --updates 200 --out /tmp/policy.json
   leolab learn train-cca orca --rounds 4 --episodes 4 --out /tmp/actor.json`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTrainCCA(cmd, args, &f) },
 	}
@@ -88,6 +98,9 @@ Progress goes to stderr; the weights to --out (- for stdout).`,
 func runTrainCCA(cmd *cobra.Command, args []string, f *trainCCAFlags) error {
 	if len(args) != 1 {
 		return badInput("learn train-cca: want one NAME (allowed: %s)", strings.Join(trainableCCAs, ", "))
+	}
+	if args[0] == "sage" {
+		return runTrainSage(cmd, f)
 	}
 	setup, ok := trainSetupOf(args[0])
 	if !ok {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/leolab/leolab/cc/astraea"
 	"github.com/leolab/leolab/cc/orca"
+	"github.com/leolab/leolab/cc/sage"
 )
 
 // trainCCA runs `leolab learn train-cca args...` and returns the exit
@@ -59,7 +60,9 @@ func TestTrainCCABadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{}, "allowed: orca"},
-		{[]string{"sage"}, "allowed: orca"},
+		{[]string{"vegas"}, "allowed: orca, astraea, sage"},
+		{[]string{"sage", "--rounds", "3"}, "--rounds does not apply"},
+		{[]string{"sage", "--episodes", "0"}, "--episodes 0"},
 		{[]string{"orca", "--rounds", "0"}, "--rounds 0"},
 		{[]string{"orca", "--workers", "0"}, "workers"},
 		{[]string{"orca", "--episode", "10ms"}, "--episode 10ms"},
@@ -159,5 +162,63 @@ func TestTrainCCAAstraeaRebuildsEmbedded(t *testing.T) {
 	}
 	if out != string(astraea.DefaultActorFile()) {
 		t.Fatal("a fresh default retrain differs from the embedded cc/astraea/actor.json")
+	}
+}
+
+// A tiny Sage run (one 2 s pool run of each heuristic, 5 CRR steps, one
+// validation run) writes a policy cc/sage loads with the note, and the
+// same flags give the same bytes.
+func TestTrainCCASageDeterministic(t *testing.T) {
+	args := []string{"sage", "--episodes", "1", "--updates", "5", "--episode", "2s", "--validation", "1"}
+	code, a, stderr := trainCCA(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "pool: 7 runs") || !strings.Contains(stderr, "step 5: validation") {
+		t.Errorf("stderr lacks the progress log:\n%s", stderr)
+	}
+	p, err := sage.ParsePolicy("stdout", []byte(a))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := p.File().Meta; m["note"] != "retrained here; the authors' weights are not used" || m["seed"] != "1" || m["updates"] != "5" {
+		t.Fatalf("meta %v", m)
+	}
+	if _, b, _ := trainCCA(args...); b != a {
+		t.Fatal("same flags, different weights")
+	}
+}
+
+// `leolab cca list` shows sage with its source and the retraining note.
+func TestCCAListSage(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"cca", "list"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var line string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if strings.HasPrefix(l, "sage") {
+			line = l
+		}
+	}
+	if !strings.Contains(line, "retrained here; the authors' weights are not used") || !strings.Contains(line, "SIGCOMM 2023") {
+		t.Fatalf("cca list sage line %q", line)
+	}
+}
+
+var retrainSage = flag.Bool("retrain-sage", false, "retrain Sage with the defaults (minutes) and compare with the embedded policy")
+
+// The embedded Sage policy is what `leolab learn train-cca sage`
+// rebuilds, byte for byte (amd64). Minutes: run with -retrain-sage.
+func TestTrainCCASageRebuildsEmbedded(t *testing.T) {
+	if !*retrainSage {
+		t.Skip("skipping the full Sage retrain (minutes); run with -retrain-sage")
+	}
+	code, out, stderr := trainCCA("sage")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if out != string(sage.DefaultPolicyFile()) {
+		t.Fatal("a fresh default retrain differs from the embedded cc/sage/policy.json")
 	}
 }

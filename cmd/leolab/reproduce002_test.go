@@ -47,7 +47,7 @@ func TestReproduce002Tiny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"Fig. 9(b): three bottlenecks with SFQ", "max–min share", "five findings", "Sage is missing", "Orca and Astraea retrained here", "95 % confidence interval"} {
+	for _, want := range []string{"Fig. 9(b): three bottlenecks with SFQ", "max–min share", "five findings", "Orca, Astraea and Sage retrained here", "95 % confidence interval"} {
 		if !strings.Contains(string(html), want) {
 			t.Errorf("report.html lacks %q", want)
 		}
