@@ -8,7 +8,7 @@ import (
 
 	"github.com/leolab/leolab/cc"
 	"github.com/leolab/leolab/cc/monitor"
-	"github.com/leolab/leolab/cc/orca"
+	"github.com/leolab/leolab/learn/actor"
 )
 
 // Control constants (ours, see the package doc, except where cited).
@@ -45,9 +45,14 @@ const (
 var defaultActorJSON []byte
 
 // DefaultActor is the embedded trained actor (a fresh copy each call).
-func DefaultActor() *orca.Actor {
-	a, _ := orca.ConfigActor(cc.Config{}, "astraea", StateDim, "cc/astraea/actor.json", defaultActorJSON)
+func DefaultActor() *actor.Actor {
+	a, _ := configActor(cc.Config{})
 	return a
+}
+
+// configActor is the actor of cfg: its model file or the embedded one.
+func configActor(cfg cc.Config) (*actor.Actor, error) {
+	return actor.FromConfig(cfg, ParamModel, "astraea", StateDim, "cc/astraea/actor.json", defaultActorJSON)
 }
 
 // DefaultActorFile is the embedded actor file's contents.
@@ -59,13 +64,13 @@ func init() {
 		Description: "Astraea: a shared per-flow policy moves cwnd every 20 ms (up by ≤ 2 segments, down by ≤ ÷√2), trained on multi-flow dumbbells for fairness; retrained here; the authors' weights are not used",
 		Source:      "Liao et al., EuroSys 2024 (Astraea: Towards Fair and Efficient Learning-based Congestion Control, arXiv 2403.01798); weights: leolab learn train-cca astraea",
 		Params:      map[string]float64{},
-		Files:       map[string]string{ParamModel: "Astraea actor weights (leolab-orca-actor JSON of input 30, leolab learn train-cca astraea --out)"},
+		Files:       map[string]string{ParamModel: "Astraea actor weights (leolab-actor JSON of input 30, learn/actor; leolab learn train-cca astraea --out)"},
 		New: func(cfg cc.Config) (cc.Controller, error) {
-			a, err := orca.ConfigActor(cfg, "astraea", StateDim, "cc/astraea/actor.json", defaultActorJSON)
+			a, err := configActor(cfg)
 			if err != nil {
 				return nil, err
 			}
-			return New(cfg, orca.ActorDecider{A: a})
+			return New(cfg, actor.Decider{A: a})
 		},
 	})
 }
@@ -107,14 +112,17 @@ func New(cfg cc.Config, d Decider) (*Astraea, error) {
 		minCWnd: minCWndSegs * cfg.MSS, maxCWnd: maxCWndSegs * cfg.MSS}, nil
 }
 
-// OnSend does nothing: the window moves on ACKs.
-func (x *Astraea) OnSend(time.Duration, cc.SentInfo) {}
+// OnSend closes the monitor periods due: the window moves on ACKs and
+// periods.
+func (x *Astraea) OnSend(now time.Duration, _ cc.SentInfo) { x.closeDue(now) }
 
-// OnAck grows the window in slow start (by the bytes acknowledged, RFC
-// 5681 §3.1) until the first loss, halving it then, or until a period's
-// RTT shows a queue; after that the window moves only by the agent's
-// action, one step per closed monitor period.
+// OnAck closes the monitor periods due (one agent step each), then grows
+// the window in slow start (by the bytes acknowledged, RFC 5681 §3.1)
+// until the first loss, halving it then, or until a period's RTT shows a
+// queue; after that the window moves only by the agent's action, one
+// step per monitor period.
 func (x *Astraea) OnAck(now time.Duration, rs *cc.RateSample) {
+	x.closeDue(now)
 	x.srtt = rs.SRTT
 	if x.slow {
 		if rs.LostBytes > 0 {
@@ -124,13 +132,22 @@ func (x *Astraea) OnAck(now time.Duration, rs *cc.RateSample) {
 			x.cwnd = min(x.maxCWnd, x.cwnd+rs.AckedBytes)
 		}
 	}
-	if x.mon.OnAck(now, rs, x.cwnd) {
-		x.step(now)
+	x.mon.Add(now, rs)
+}
+
+// closeDue runs one step for every monitor period that has ended by now,
+// each closed at its own end (cc/monitor: the cc interface has no timer,
+// so periods without an event are closed at the next one).
+func (x *Astraea) closeDue(now time.Duration) {
+	for x.mon.Due(now) {
+		x.step(now, x.mon.Close(now, x.cwnd))
 	}
 }
 
-func (x *Astraea) step(now time.Duration) {
-	iv := x.mon.Last()
+// step observes the closed period iv: it ends slow start once the
+// period's RTT shows a queue, and after that applies the decider's
+// action.
+func (x *Astraea) step(now time.Duration, iv *monitor.Interval) {
 	r := x.feat.observe(iv, x.mss, x.last)
 	if x.slow {
 		if iv.MinRTT <= 0 || float64(iv.AvgRTT()) <= ssExitDelay*float64(iv.MinRTT) {
@@ -156,8 +173,10 @@ func (x *Astraea) step(now time.Duration) {
 	x.cwnd = int(max(float64(x.minCWnd), min(float64(x.maxCWnd), w)))
 }
 
-// OnRTO restarts from the minimum window, out of slow start.
-func (x *Astraea) OnRTO(time.Duration) {
+// OnRTO closes the monitor periods due and restarts from the minimum
+// window, out of slow start.
+func (x *Astraea) OnRTO(now time.Duration) {
+	x.closeDue(now)
 	x.slow = false
 	x.cwnd = x.minCWnd
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/leolab/leolab/cc/astraea"
 	"github.com/leolab/leolab/cc/orca"
+	"github.com/leolab/leolab/learn/actor"
 )
 
 // trainCCA runs `leolab learn train-cca args...` and returns the exit
@@ -32,10 +33,10 @@ func TestTrainCCAOrcaDeterministic(t *testing.T) {
 	if !strings.Contains(stderr, "round   1") || !strings.Contains(stderr, "trained in") {
 		t.Errorf("stderr lacks the progress log:\n%s", stderr)
 	}
-	if _, err := orca.ParseActor("stdout", []byte(a)); err != nil {
+	if _, err := actor.Parse("stdout", orca.StateDim, []byte(a)); err != nil {
 		t.Fatal(err)
 	}
-	var f orca.ActorFile
+	var f actor.File
 	if err := json.Unmarshal([]byte(a), &f); err != nil || f.Meta["note"] != "retrained here; the authors' weights are not used" || f.Meta["seed"] != "1" {
 		t.Fatalf("meta %v (%v)", f.Meta, err)
 	}
@@ -116,10 +117,10 @@ func TestTrainCCAAstraeaDeterministic(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if _, err := orca.ParseActorIn("stdout", astraea.StateDim, []byte(a)); err != nil {
+	if _, err := actor.Parse("stdout", astraea.StateDim, []byte(a)); err != nil {
 		t.Fatal(err)
 	}
-	var f orca.ActorFile
+	var f actor.File
 	if err := json.Unmarshal([]byte(a), &f); err != nil || f.Meta["trained_by"] != "leolab learn train-cca astraea" || f.Meta["episode"] != "2s" {
 		t.Fatalf("meta %v (%v)", f.Meta, err)
 	}
