@@ -95,7 +95,10 @@ var retrainOrca = flag.Bool("retrain-orca", false, "retrain Orca with the defaul
 
 // The embedded actor is what `leolab learn train-cca orca` rebuilds, byte
 // for byte (on amd64: Go does not fuse multiply-adds there). Minutes of
-// 2 cores: run with -retrain-orca.
+// 2 cores: run with -retrain-orca. Known to fail until cc/orca/actor.json
+// is retrained: it was trained while monitor periods closed on ACKs
+// only, and training episodes now see periods on the clock (cc/monitor);
+// it still passes Orca's acceptance tests, so it was kept.
 func TestTrainCCAOrcaRebuildsEmbedded(t *testing.T) {
 	if !*retrainOrca {
 		t.Skip("skipping the full Orca retrain (minutes); run with -retrain-orca")
