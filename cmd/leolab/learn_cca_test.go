@@ -153,6 +153,11 @@ var retrainAstraea = flag.Bool("retrain-astraea", false, "retrain Astraea with t
 
 // The embedded Astraea actor is what `leolab learn train-cca astraea`
 // rebuilds, byte for byte (amd64). Minutes: run with -retrain-astraea.
+// Known to fail until a retrain passes Astraea's acceptance tests: the
+// embedded actor was trained while monitor periods closed on ACKs only;
+// the default run with periods on the clock (cc/monitor) keeps its
+// round-4 actor, which fills only 0.58 of the two-flow link (0.67 on the
+// held-out draws), so the older actor (0.965 on both) was kept.
 func TestTrainCCAAstraeaRebuildsEmbedded(t *testing.T) {
 	if !*retrainAstraea {
 		t.Skip("skipping the full Astraea retrain (minutes); run with -retrain-astraea")
