@@ -80,10 +80,8 @@ func lastHalf(res *result.Result) twoFlow {
 // it: Jain ≥ 0.9 and utilisation ≥ 80 % over the last 15 s, the bar
 // the issue sets (the paper reports near-optimal sharing, Liao et al.
 // 2024, abstract). CUBIC and BBRv3 run the same scenario for the table.
-// Measured with the embedded actor (100 rounds, seed 1) and monitor
-// periods on the clock (cc/monitor): astraea 28.38 and 19.88 Mbit/s,
-// Jain 0.970, utilisation 0.965, queueing 4.3 ms (29.85/18.42, 0.947,
-// 3.4 ms while periods closed on ACKs only, as in training);
+// Measured with the embedded actor (100 rounds, seed 1): astraea 29.85
+// and 18.42 Mbit/s, Jain 0.947, utilisation 0.965, queueing 3.4 ms;
 // cubic 33.68/14.59, 0.865, 0.965, 24.3 ms; bbr3 26.22/21.25, 0.989,
 // 0.949, 20.4 ms.
 func TestAstraeaTwoFlowFairness(t *testing.T) {

@@ -112,17 +112,14 @@ func New(cfg cc.Config, d Decider) (*Astraea, error) {
 		minCWnd: minCWndSegs * cfg.MSS, maxCWnd: maxCWndSegs * cfg.MSS}, nil
 }
 
-// OnSend closes the monitor periods due: the window moves on ACKs and
-// periods.
-func (x *Astraea) OnSend(now time.Duration, _ cc.SentInfo) { x.closeDue(now) }
+// OnSend does nothing: the window moves on ACKs.
+func (x *Astraea) OnSend(time.Duration, cc.SentInfo) {}
 
-// OnAck closes the monitor periods due (one agent step each), then grows
-// the window in slow start (by the bytes acknowledged, RFC 5681 §3.1)
-// until the first loss, halving it then, or until a period's RTT shows a
-// queue; after that the window moves only by the agent's action, one
-// step per monitor period.
+// OnAck grows the window in slow start (by the bytes acknowledged, RFC
+// 5681 §3.1) until the first loss, halving it then, or until a period's
+// RTT shows a queue; after that the window moves only by the agent's
+// action, one step per closed monitor period.
 func (x *Astraea) OnAck(now time.Duration, rs *cc.RateSample) {
-	x.closeDue(now)
 	x.srtt = rs.SRTT
 	if x.slow {
 		if rs.LostBytes > 0 {
@@ -132,22 +129,13 @@ func (x *Astraea) OnAck(now time.Duration, rs *cc.RateSample) {
 			x.cwnd = min(x.maxCWnd, x.cwnd+rs.AckedBytes)
 		}
 	}
-	x.mon.Add(now, rs)
-}
-
-// closeDue runs one step for every monitor period that has ended by now,
-// each closed at its own end (cc/monitor: the cc interface has no timer,
-// so periods without an event are closed at the next one).
-func (x *Astraea) closeDue(now time.Duration) {
-	for x.mon.Due(now) {
-		x.step(now, x.mon.Close(now, x.cwnd))
+	if x.mon.OnAck(now, rs, x.cwnd) {
+		x.step(now)
 	}
 }
 
-// step observes the closed period iv: it ends slow start once the
-// period's RTT shows a queue, and after that applies the decider's
-// action.
-func (x *Astraea) step(now time.Duration, iv *monitor.Interval) {
+func (x *Astraea) step(now time.Duration) {
+	iv := x.mon.Last()
 	r := x.feat.observe(iv, x.mss, x.last)
 	if x.slow {
 		if iv.MinRTT <= 0 || float64(iv.AvgRTT()) <= ssExitDelay*float64(iv.MinRTT) {
@@ -173,10 +161,8 @@ func (x *Astraea) step(now time.Duration, iv *monitor.Interval) {
 	x.cwnd = int(max(float64(x.minCWnd), min(float64(x.maxCWnd), w)))
 }
 
-// OnRTO closes the monitor periods due and restarts from the minimum
-// window, out of slow start.
-func (x *Astraea) OnRTO(now time.Duration) {
-	x.closeDue(now)
+// OnRTO restarts from the minimum window, out of slow start.
+func (x *Astraea) OnRTO(time.Duration) {
 	x.slow = false
 	x.cwnd = x.minCWnd
 }

@@ -1,20 +1,22 @@
 // Package monitor owns the monitor interval of the learned controllers:
 // what one flow's ACKs tell over a fixed period (acknowledged and lost
-// bytes, RTT samples, the transport's RTT estimators). Periods are cut on
-// the clock, not on ACKs: period k covers [Start₀ + k·P, Start₀ +
-// (k+1)·P), and one with no ACK at all closes with zero delivery. Orca
-// and Astraea read one every 20 ms (cc/orca, cc/astraea); the training
-// environment (learn/rlenv) records the same intervals with each
-// transition. Nothing here allocates.
+// bytes, RTT samples, the transport's RTT estimators), closed by the
+// first ACK once the period has elapsed. Orca and Astraea read one every
+// 20 ms (cc/orca, cc/astraea); the training environment (learn/rlenv)
+// records the same intervals with each transition. Nothing here
+// allocates.
 //
-// Why on the clock: on a LEO path an outage or an RTT step leaves no ACK
-// for hundreds of milliseconds, and a period that waits for the next ACK
-// to close stretches to the whole gap, so the agent acts once, late, on
-// one long average. The cc interface has no timer (cc.Controller gets
-// OnSend, OnAck and OnRTO only), so a controller closes every period due
-// by the time of its next event (Due, Close), each at its own end: the
-// periods of a gap reach the agent late, in a burst, but each as what it
-// was — 20 ms with nothing delivered.
+// Tried, not applied: periods on the clock (period k covering [Start₀ +
+// k·P, Start₀ + (k+1)·P), the ones without an ACK closed empty at the
+// next event), so that an outage or an RTT step does not stretch one
+// period over the whole gap. With the embedded actors they gave orca
+// 0.066 and astraea 0.005 utilisation after paper002's 50 → 200 ms RTT
+// step (Fig. 4; ACK-closed periods: 0.111 and 0.004), and a default
+// Astraea retrain with them filled only 0.583 of the two-flow link,
+// failing its acceptance test. The embedded weights (cc/orca/actor.json,
+// cc/astraea/actor.json) were trained on ACK-closed periods and `leolab
+// learn train-cca` must rebuild them byte for byte, so ACK-closed
+// periods stay with the weights trained on them.
 package monitor
 
 import (
@@ -23,18 +25,8 @@ import (
 	"github.com/leolab/leolab/cc"
 )
 
-// MaxCatchUp bounds the empty periods one event closes. After a longer
-// gap (an application-limited flow idle for seconds: during an outage the
-// RTO fires, backing off, so its events are at most the RTO's ceiling
-// apart) the periods before the last MaxCatchUp are skipped, uncounted,
-// so no input makes an event's work unbounded. Ours: 256 periods are
-// 5.12 s at 20 ms, many times the 5–10 periods the agents' states
-// remember (cc/astraea History, cc/orca History).
-const MaxCatchUp = 256
-
 // Interval is one monitor period's measurements.
 type Interval struct {
-	// Start and End bound the period, End − Start = the monitor's period.
 	Start, End time.Duration
 	// AckedBytes and LostBytes are newly acknowledged (cumulative plus
 	// SACKed) and newly marked lost bytes in the period.
@@ -44,9 +36,7 @@ type Interval struct {
 	Acks, RTTs int
 	RTTSum     time.Duration
 	// MinRTT and SRTT are the transport's estimators at the period's end
-	// (RFC 6298), Inflight the bytes in flight then (all as of the last
-	// ACK, in an earlier period when this one had none); CWnd is the
-	// window when the period closed.
+	// (RFC 6298); CWnd and Inflight the window and bytes in flight then.
 	MinRTT, SRTT   time.Duration
 	CWnd, Inflight int
 }
@@ -79,19 +69,12 @@ func (iv *Interval) AvgRTT() time.Duration {
 	return iv.RTTSum / time.Duration(iv.RTTs)
 }
 
-// Monitor cuts a flow's time into periods of a fixed length, from its
-// first ACK on, and accounts each ACK in the period it arrives in.
-//
-// A controller calls, at each event (OnSend, OnAck, OnRTO) before
-// anything else, Close while Due — acting on each closed period in turn —
-// and then, on an ACK, Add.
+// Monitor cuts a flow's ACKs into periods of a fixed length.
 type Monitor struct {
 	period  time.Duration
 	cur     Interval
 	last    Interval
 	started bool
-	closed  int64
-	skipped int64
 }
 
 // New returns a monitor of period (> 0).
@@ -105,42 +88,15 @@ func New(period time.Duration) *Monitor {
 // Period is the monitor period.
 func (m *Monitor) Period() time.Duration { return m.period }
 
-// Due reports whether the open period has ended by now (its end ≤ now).
-// Before the first ACK nothing is due.
-func (m *Monitor) Due(now time.Duration) bool {
-	return m.started && now-m.cur.Start >= m.period
-}
-
-// Close ends the open period at its end, whatever now is, with the
-// window cwnd (the controller's, as it stands), makes it Last and returns
-// it; the next period opens where it ended, with the estimators carried
-// over and nothing delivered. Call it only while Due(now). When more
-// than MaxCatchUp periods would still be due at now, the earlier ones are
-// skipped (Skipped counts them) and the next period opens MaxCatchUp
-// periods before now's.
-func (m *Monitor) Close(now time.Duration, cwnd int) *Interval {
-	c := &m.cur
-	c.End = c.Start + m.period
-	c.CWnd = cwnd
-	m.last = *c
-	m.closed++
-	next := Interval{Start: c.End, MinRTT: c.MinRTT, SRTT: c.SRTT, CWnd: cwnd, Inflight: c.Inflight}
-	if due := int64((now - next.Start) / m.period); due > MaxCatchUp {
-		skip := due - MaxCatchUp
-		next.Start += time.Duration(skip) * m.period
-		m.skipped += skip
-	}
-	m.cur = next
-	return &m.last
-}
-
-// Add accounts one ACK's rate sample in the open period; the first ACK
-// opens the first period at now. Close the due periods first: an ACK
-// belongs to the period it arrives in.
-func (m *Monitor) Add(now time.Duration, rs *cc.RateSample) {
+// OnAck adds one ACK's rate sample (cwnd: the window after the
+// controller processed it). It reports true when the ACK closed a period
+// of at least Period, which Last then holds; the next period starts at
+// now. The first ACK only starts the first period.
+func (m *Monitor) OnAck(now time.Duration, rs *cc.RateSample, cwnd int) bool {
 	if !m.started {
 		m.started = true
 		m.cur = Interval{Start: now}
+		return false
 	}
 	c := &m.cur
 	c.AckedBytes += int64(rs.AckedBytes)
@@ -150,13 +106,15 @@ func (m *Monitor) Add(now time.Duration, rs *cc.RateSample) {
 		c.RTTs++
 		c.RTTSum += rs.RTT
 	}
-	c.MinRTT, c.SRTT, c.Inflight = rs.MinRTT, rs.SRTT, rs.Inflight
+	c.MinRTT, c.SRTT, c.CWnd, c.Inflight = rs.MinRTT, rs.SRTT, cwnd, rs.Inflight
+	if now-c.Start < m.period {
+		return false
+	}
+	c.End = now
+	m.last = *c
+	m.cur = Interval{Start: now}
+	return true
 }
 
 // Last is the most recently closed period.
 func (m *Monitor) Last() *Interval { return &m.last }
-
-// Closed is the number of periods closed; Skipped the number skipped
-// after gaps longer than MaxCatchUp periods.
-func (m *Monitor) Closed() int64  { return m.closed }
-func (m *Monitor) Skipped() int64 { return m.skipped }

@@ -70,8 +70,8 @@ func init() {
 // measurements, the actor's input state (len StateDim, valid during the
 // call only) and the reward of the period (the outcome of the previous
 // action). The registered controller's decider is its actor
-// (actor.Decider); a training
-// environment's records transitions and explores.
+// (actor.Decider); a training environment's records transitions and
+// explores.
 type Decider interface {
 	Decide(now time.Duration, iv *monitor.Interval, state []float32, reward float32) float32
 }
@@ -105,33 +105,23 @@ func New(cfg cc.Config, d Decider) (*Orca, error) {
 	return &Orca{cub: c, mon: monitor.New(MonitorPeriod), dec: d, mss: cfg.MSS}, nil
 }
 
-// OnSend closes the monitor periods due and passes the send to CUBIC.
-func (o *Orca) OnSend(now time.Duration, s cc.SentInfo) {
-	o.closeDue(now)
-	o.cub.OnSend(now, s)
-}
+// OnSend passes the send to CUBIC.
+func (o *Orca) OnSend(now time.Duration, s cc.SentInfo) { o.cub.OnSend(now, s) }
 
-// OnAck closes the monitor periods due (one agent step each), then lets
-// CUBIC process the ACK and accounts it in the open period.
+// OnAck lets CUBIC process the ACK and, when it closes a monitor period,
+// runs one agent step.
 func (o *Orca) OnAck(now time.Duration, rs *cc.RateSample) {
-	o.closeDue(now)
 	o.cub.OnAck(now, rs)
-	o.mon.Add(now, rs)
-}
-
-// closeDue runs one agent step for every monitor period that has ended
-// by now, each closed at its own end (cc/monitor: the cc interface has
-// no timer, so periods without an event are closed at the next one).
-func (o *Orca) closeDue(now time.Duration) {
-	for o.mon.Due(now) {
-		o.step(now, o.mon.Close(now, o.cub.CWnd()))
+	if o.mon.OnAck(now, rs, o.cub.CWnd()) {
+		o.step(now)
 	}
 }
 
-// step observes the closed period iv and, once CUBIC has left its first
-// slow start (orca-server-mahimahi.cc slow_start_passed), applies the
+// step observes the closed period and, once CUBIC has left its first slow
+// start (orca-server-mahimahi.cc slow_start_passed), applies the
 // decider's action: cwnd ← cwnd·4^a within [4, 10000] segments.
-func (o *Orca) step(now time.Duration, iv *monitor.Interval) {
+func (o *Orca) step(now time.Duration) {
+	iv := o.mon.Last()
 	ss := o.cub.InSlowStart()
 	r := o.feat.observe(iv, ss, o.mss)
 	if !o.acting {
@@ -154,11 +144,8 @@ func (o *Orca) step(now time.Duration, iv *monitor.Interval) {
 	o.cub.SetCWnd(int(w))
 }
 
-// OnRTO closes the monitor periods due and passes the timeout to CUBIC.
-func (o *Orca) OnRTO(now time.Duration) {
-	o.closeDue(now)
-	o.cub.OnRTO(now)
-}
+// OnRTO passes the timeout to CUBIC.
+func (o *Orca) OnRTO(now time.Duration) { o.cub.OnRTO(now) }
 
 // CWnd is CUBIC's window as the agent last set it and CUBIC grew it.
 func (o *Orca) CWnd() int { return o.cub.CWnd() }

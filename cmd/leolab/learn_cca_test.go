@@ -95,10 +95,7 @@ var retrainOrca = flag.Bool("retrain-orca", false, "retrain Orca with the defaul
 
 // The embedded actor is what `leolab learn train-cca orca` rebuilds, byte
 // for byte (on amd64: Go does not fuse multiply-adds there). Minutes of
-// 2 cores: run with -retrain-orca. Known to fail until cc/orca/actor.json
-// is retrained: it was trained while monitor periods closed on ACKs
-// only, and training episodes now see periods on the clock (cc/monitor);
-// it still passes Orca's acceptance tests, so it was kept.
+// 2 cores: run with -retrain-orca.
 func TestTrainCCAOrcaRebuildsEmbedded(t *testing.T) {
 	if !*retrainOrca {
 		t.Skip("skipping the full Orca retrain (minutes); run with -retrain-orca")
@@ -153,11 +150,6 @@ var retrainAstraea = flag.Bool("retrain-astraea", false, "retrain Astraea with t
 
 // The embedded Astraea actor is what `leolab learn train-cca astraea`
 // rebuilds, byte for byte (amd64). Minutes: run with -retrain-astraea.
-// Known to fail until a retrain passes Astraea's acceptance tests: the
-// embedded actor was trained while monitor periods closed on ACKs only;
-// the default run with periods on the clock (cc/monitor) keeps its
-// round-4 actor, which fills only 0.58 of the two-flow link (0.67 on the
-// held-out draws), so the older actor (0.965 on both) was kept.
 func TestTrainCCAAstraeaRebuildsEmbedded(t *testing.T) {
 	if !*retrainAstraea {
 		t.Skip("skipping the full Astraea retrain (minutes); run with -retrain-astraea")

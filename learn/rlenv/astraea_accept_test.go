@@ -22,10 +22,8 @@ import (
 // under a quarter of the mean base RTT (its reward stops paying for
 // delay at 1.25·min_rtt). The table shows CUBIC and BBRv3 on the same
 // draws. Utilisation counts payload bytes, so a full link is 1448/1500 =
-// 0.965. Measured with the embedded actor and periods on the clock
-// (cc/monitor): astraea utilisation 0.965, Jain 0.971, queueing 9.5 ms
-// (Jain 0.969, 9.4 ms while periods closed on ACKs only, as in the
-// actor's training); cubic 0.965, 0.881, 36.9 ms; bbr3 0.949,
+// 0.965. Measured with the embedded actor: astraea utilisation 0.965,
+// Jain 0.969, queueing 9.4 ms; cubic 0.965, 0.881, 36.9 ms; bbr3 0.949,
 // 0.860, 45.0 ms (mean base RTT 58.3 ms).
 const astraeaAcceptEpisodes = 12
 

@@ -22,12 +22,9 @@ import (
 // competitors), so the utilisation is its own. On the draws with random
 // loss Orca must also beat CUBIC's utilisation: the paper's point that
 // the agent learns to keep the window CUBIC halves on non-congestive
-// loss (§6). Measured with the embedded actor (200 rounds): orca 0.931
-// utilisation, 16.5 ms queueing, 0.921 on the lossy draws; cubic 0.830,
-// 60.9 ms, 0.392; bbr3 0.899, 10.0 ms, 0.841. The actor was trained
-// while monitor periods closed on ACKs only, and measured 0.928,
-// 16.0 ms and 0.917 then; the numbers above are with periods on the
-// clock (cc/monitor).
+// loss (§6). Measured with the embedded actor (200 rounds): orca 0.928
+// utilisation, 16.0 ms queueing, 0.917 on the lossy draws; cubic 0.830,
+// 60.9 ms, 0.392; bbr3 0.899, 10.0 ms, 0.841.
 const (
 	acceptSeed     = 9001
 	acceptEpisodes = 16

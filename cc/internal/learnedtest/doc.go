@@ -3,7 +3,6 @@
 // model-file parameter (a missing file, the embedded file round-tripped,
 // the older format name, a wrong version or input size), the per-ACK
 // benchmark and allocation test, the actor benchmark, and the monitor
-// periods closing on time through a 200 ms outage (cctest.Path) and a
-// 50 → 200 ms RTT step (netsim), with a Recorder decider that checks the
-// periods it is given.
+// periods closing on ACKs through a 200 ms outage (cctest.Path), with a
+// Recorder decider that checks the periods it is given.
 package learnedtest

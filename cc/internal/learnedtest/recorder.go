@@ -7,7 +7,7 @@ import (
 )
 
 // Recorder is a decider answering a constant action A and recording the
-// periods it is asked about: how many, when, how long, how late.
+// periods it is asked about: how many, when, how long.
 type Recorder struct {
 	A     float32
 	Calls int
@@ -15,13 +15,16 @@ type Recorder struct {
 	// between two.
 	First, MaxGap time.Duration
 	// Start is the first period's start, End the last's end; Broken
-	// counts periods not of Period length or not starting where the
-	// previous one ended; MaxLen the longest period.
+	// counts periods shorter than Period or not starting where the
+	// previous one ended (cc/monitor closes a period at the first ACK
+	// once Period has elapsed and opens the next there, so neither
+	// happens); MaxLen is the longest period.
 	Start, End time.Duration
 	Period     time.Duration
 	Broken     int
 	MaxLen     time.Duration
-	// Empty counts periods without an ACK.
+	// Empty counts periods without an ACK (none: the ACK that closes a
+	// period is accounted in it).
 	Empty int
 	prev  time.Duration
 }
@@ -36,7 +39,7 @@ func (r *Recorder) Decide(now time.Duration, iv *monitor.Interval, _ []float32, 
 			r.Broken++
 		}
 	}
-	if iv.Duration() != r.Period {
+	if iv.Duration() < r.Period {
 		r.Broken++
 	}
 	if iv.Acks == 0 {
