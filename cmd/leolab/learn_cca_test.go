@@ -95,7 +95,10 @@ var retrainOrca = flag.Bool("retrain-orca", false, "retrain Orca with the defaul
 
 // The embedded actor is what `leolab learn train-cca orca` rebuilds, byte
 // for byte (on amd64: Go does not fuse multiply-adds there). Minutes of
-// 2 cores: run with -retrain-orca.
+// 2 cores: run with -retrain-orca. The embedded files' header names the
+// format learn/actor writes ("leolab-actor"); it was renamed from
+// "leolab-orca-actor" there, when the format moved out of cc/orca, and
+// nothing else in them changed.
 func TestTrainCCAOrcaRebuildsEmbedded(t *testing.T) {
 	if !*retrainOrca {
 		t.Skip("skipping the full Orca retrain (minutes); run with -retrain-orca")
