@@ -8,7 +8,7 @@ import (
 
 	"github.com/leolab/leolab/cc"
 	"github.com/leolab/leolab/cc/monitor"
-	"github.com/leolab/leolab/cc/orca"
+	"github.com/leolab/leolab/learn/actor"
 )
 
 // Control constants (ours, see the package doc, except where cited).
@@ -45,9 +45,14 @@ const (
 var defaultActorJSON []byte
 
 // DefaultActor is the embedded trained actor (a fresh copy each call).
-func DefaultActor() *orca.Actor {
-	a, _ := orca.ConfigActor(cc.Config{}, "astraea", StateDim, "cc/astraea/actor.json", defaultActorJSON)
+func DefaultActor() *actor.Actor {
+	a, _ := configActor(cc.Config{})
 	return a
+}
+
+// configActor is the actor of cfg: its model file or the embedded one.
+func configActor(cfg cc.Config) (*actor.Actor, error) {
+	return actor.FromConfig(cfg, ParamModel, "astraea", StateDim, "cc/astraea/actor.json", defaultActorJSON)
 }
 
 // DefaultActorFile is the embedded actor file's contents.
@@ -59,13 +64,13 @@ func init() {
 		Description: "Astraea: a shared per-flow policy moves cwnd every 20 ms (up by ≤ 2 segments, down by ≤ ÷√2), trained on multi-flow dumbbells for fairness; retrained here; the authors' weights are not used",
 		Source:      "Liao et al., EuroSys 2024 (Astraea: Towards Fair and Efficient Learning-based Congestion Control, arXiv 2403.01798); weights: leolab learn train-cca astraea",
 		Params:      map[string]float64{},
-		Files:       map[string]string{ParamModel: "Astraea actor weights (leolab-orca-actor JSON of input 30, leolab learn train-cca astraea --out)"},
+		Files:       map[string]string{ParamModel: "Astraea actor weights (leolab-actor JSON of input 30, learn/actor; leolab learn train-cca astraea --out)"},
 		New: func(cfg cc.Config) (cc.Controller, error) {
-			a, err := orca.ConfigActor(cfg, "astraea", StateDim, "cc/astraea/actor.json", defaultActorJSON)
+			a, err := configActor(cfg)
 			if err != nil {
 				return nil, err
 			}
-			return New(cfg, orca.ActorDecider{A: a})
+			return New(cfg, actor.Decider{A: a})
 		},
 	})
 }

@@ -2,8 +2,6 @@ package astraea_test
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,21 +9,12 @@ import (
 	"github.com/leolab/leolab/cc"
 	"github.com/leolab/leolab/cc/astraea"
 	"github.com/leolab/leolab/cc/cctest"
+	"github.com/leolab/leolab/cc/internal/learnedtest"
 	"github.com/leolab/leolab/cc/monitor"
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
 )
-
-type constDecider struct {
-	a     float32
-	calls int
-}
-
-func (d *constDecider) Decide(time.Duration, *monitor.Interval, []float32, float32) float32 {
-	d.calls++
-	return d.a
-}
 
 // run runs one flow of Astraea with decider d alone for 20 s on a
 // 20 Mbit/s, 60 ms path with a one-BDP (100 packet) drop-tail buffer.
@@ -65,21 +54,21 @@ flows:
 // buffer: half the overshoot) and queues more than −1; 0 asks the agent
 // once per period after slow start.
 func TestConstantActions(t *testing.T) {
-	lo := run(t, &constDecider{a: -1})
+	lo := run(t, &learnedtest.Recorder{A: -1})
 	if floor := 4 * 1500 * 8 / 0.06 / 1e6; lo.ThroughputMbps > 2*floor {
 		t.Errorf("action −1: %.2f Mbit/s, want about the 4-segment floor %.2f", lo.ThroughputMbps, floor)
 	}
-	zd := &constDecider{}
+	zd := &learnedtest.Recorder{Period: astraea.MonitorPeriod}
 	zero := run(t, zd)
-	hi := run(t, &constDecider{a: 1})
+	hi := run(t, &learnedtest.Recorder{A: 1})
 	if hi.Retransmits <= zero.Retransmits || hi.MeanRTTMs <= lo.MeanRTTMs {
 		t.Errorf("action +1: %d retransmits, mean RTT %.1f ms; action 0: %d retransmits; −1: %.1f ms",
 			hi.Retransmits, hi.MeanRTTMs, zero.Retransmits, lo.MeanRTTMs)
 	}
-	if zd.calls < 800 || zd.calls > 1000 {
-		t.Errorf("action 0: %d decisions in 20 s (want one per 20 ms after slow start, 800..1000)", zd.calls)
+	if zd.Calls < 800 || zd.Calls > 1000 || zd.Broken != 0 {
+		t.Errorf("action 0: %d decisions in 20 s, %d off the 20 ms grid (want one per 20 ms period after slow start, 800..1000)", zd.Calls, zd.Broken)
 	}
-	nan := run(t, &constDecider{a: float32(math.NaN())})
+	nan := run(t, &learnedtest.Recorder{A: float32(math.NaN())})
 	if nan.BytesAcked != zero.BytesAcked {
 		t.Errorf("NaN action: %d B, action 0: %d B (want the clamp to 0)", nan.BytesAcked, zero.BytesAcked)
 	}
@@ -126,56 +115,22 @@ func TestRegistered(t *testing.T) {
 	if !strings.Contains(info.Description, "retrained here; the authors' weights are not used") {
 		t.Errorf("description %q lacks the retraining note", info.Description)
 	}
-	if _, err := cc.New("astraea", cc.Config{Files: map[string]string{astraea.ParamModel: "/nonexistent/actor.json"}}); err == nil ||
-		!strings.Contains(err.Error(), "/nonexistent/actor.json") {
-		t.Errorf("missing model file: %v", err)
-	}
-	path := filepath.Join(t.TempDir(), "actor.json")
-	if err := os.WriteFile(path, astraea.DefaultActorFile(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cc.New("astraea", cc.Config{Files: map[string]string{astraea.ParamModel: path}}); err != nil {
-		t.Errorf("model file %s: %v", path, err)
-	}
-	// an Orca actor (input 70) is refused
-	if err := os.WriteFile(path, []byte(`{"format":"leolab-orca-actor","version":1,"layers":[{"in":70,"out":1,"w":[`+strings.Repeat("0,", 69)+`0],"b":[0]}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cc.New("astraea", cc.Config{Files: map[string]string{astraea.ParamModel: path}}); err == nil || !strings.Contains(err.Error(), "layers[0]") {
-		t.Errorf("70-input model file: %v", err)
-	}
+	learnedtest.ModelFiles(t, learnedtest.Model{CCA: "astraea", Param: astraea.ParamModel, Dim: astraea.StateDim, Embedded: astraea.DefaultActorFile()})
+}
+
+// The monitor periods close on ACKs (cc/monitor): through a 200 ms
+// outage one period stretches over the ACK gap, the others are at least
+// 20 ms, one decision each.
+func TestPeriodsStretchOverGaps(t *testing.T) {
+	mk := func(cfg cc.Config, r *learnedtest.Recorder) (cc.Controller, error) { return astraea.New(cfg, r) }
+	learnedtest.Outage(t, astraea.MonitorPeriod, mk)
 }
 
 // The per-ACK path, including one actor inference every 20 ms, allocates
 // nothing.
-func BenchmarkOnAck(b *testing.B) {
-	c, err := cc.New("astraea", cc.Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cctest.BenchAcks(b, c, "steps/op", "agent_steps")
-}
+func BenchmarkOnAck(b *testing.B) { learnedtest.BenchOnAck(b, "astraea") }
+
+func TestOnAckAllocs(t *testing.T) { learnedtest.OnAckAllocs(t, "astraea") }
 
 // One inference of the embedded actor.
-func BenchmarkActorAct(b *testing.B) {
-	a := astraea.DefaultActor()
-	s := make([]float32, astraea.StateDim)
-	for i := range s {
-		s[i] = float32(i%5) / 5
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		a.Act(s)
-	}
-}
-
-func TestOnAckAllocs(t *testing.T) {
-	c, err := cc.New("astraea", cc.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ack := cctest.SteadyAcks(c)
-	if n := testing.AllocsPerRun(2000, ack); n != 0 {
-		t.Fatalf("%v allocations per ACK", n)
-	}
-}
+func BenchmarkActorAct(b *testing.B) { learnedtest.BenchActor(b, astraea.DefaultActor()) }

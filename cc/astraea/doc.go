@@ -25,8 +25,8 @@
 //     cwnd ← cwnd·2^(a/2) for a < 0, paced at
 //     Linux's ratios) and its registration.
 //
-// The actor is cc/orca's dense network and file format (orca.Actor over
-// StateDim inputs), evaluated without allocating. Its weights are trained
+// The actor is the dense network and file format learned controllers
+// share (learn/actor, over StateDim inputs), evaluated without allocating. Its weights are trained
 // here by learn/td3 (TD3, an off-policy actor–critic of the DDPG family)
 // over learn/rlenv's self-play dumbbells (`leolab learn train-cca
 // astraea`) and embedded (actor.json); the authors' weights are not used.

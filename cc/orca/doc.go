@@ -13,7 +13,7 @@
 // orca.go).
 //
 // The actor is a small MLP evaluated in plain Go without allocating
-// (actor.go). Its weights are trained here, in leolab's simulator, by
+// (learn/actor, shared with cc/astraea). Its weights are trained here, in leolab's simulator, by
 // learn/td3 over learn/rlenv's randomised dumbbells (`leolab learn
 // train-cca orca`) and embedded (actor.json); the authors' TensorFlow
 // checkpoints are not used.

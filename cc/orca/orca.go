@@ -9,6 +9,7 @@ import (
 	"github.com/leolab/leolab/cc"
 	"github.com/leolab/leolab/cc/cubic"
 	"github.com/leolab/leolab/cc/monitor"
+	"github.com/leolab/leolab/learn/actor"
 )
 
 // Control constants (Soheil-ab/Orca src/orca-server-mahimahi.cc and
@@ -33,9 +34,14 @@ const (
 var defaultActorJSON []byte
 
 // DefaultActor is the embedded trained actor (a fresh copy each call).
-func DefaultActor() *Actor {
-	a, _ := ConfigActor(cc.Config{}, "orca", StateDim, "cc/orca/actor.json", defaultActorJSON)
+func DefaultActor() *actor.Actor {
+	a, _ := configActor(cc.Config{})
 	return a
+}
+
+// configActor is the actor of cfg: its model file or the embedded one.
+func configActor(cfg cc.Config) (*actor.Actor, error) {
+	return actor.FromConfig(cfg, ParamModel, "orca", StateDim, "cc/orca/actor.json", defaultActorJSON)
 }
 
 // DefaultActorFile is the embedded actor file's contents.
@@ -47,15 +53,15 @@ func init() {
 		Description: "Orca: CUBIC whose window a TD3 actor scales by 4^a every 20 ms; retrained here; the authors' weights are not used",
 		Source:      "Abbasloo et al., SIGCOMM 2020 (Classic Meets Modern); Soheil-ab/Orca; weights: leolab learn train-cca orca",
 		Params:      map[string]float64{},
-		Files:       map[string]string{ParamModel: "Orca actor weights (leolab-orca-actor JSON, leolab learn train-cca orca -o)"},
+		Files:       map[string]string{ParamModel: "Orca actor weights (leolab-actor JSON, learn/actor; leolab learn train-cca orca --out)"},
 		New: func(cfg cc.Config) (cc.Controller, error) {
-			a, err := ConfigActor(cfg, "orca", StateDim, "cc/orca/actor.json", defaultActorJSON)
+			a, err := configActor(cfg)
 			if err != nil {
 				return nil, err
 			}
 			ccfg := cfg
 			ccfg.Params, ccfg.Files = nil, nil
-			return New(ccfg, ActorDecider{a})
+			return New(ccfg, actor.Decider{A: a})
 		},
 	})
 }
@@ -63,18 +69,11 @@ func init() {
 // Decider picks the action of one monitor period from the period's
 // measurements, the actor's input state (len StateDim, valid during the
 // call only) and the reward of the period (the outcome of the previous
-// action). The registered controller's decider is its actor; a training
-// environment's records transitions and explores.
+// action). The registered controller's decider is its actor
+// (actor.Decider); a training environment's records transitions and
+// explores.
 type Decider interface {
 	Decide(now time.Duration, iv *monitor.Interval, state []float32, reward float32) float32
-}
-
-// ActorDecider decides with an actor, deterministically.
-type ActorDecider struct{ A *Actor }
-
-// Decide runs the actor.
-func (d ActorDecider) Decide(_ time.Duration, _ *monitor.Interval, s []float32, _ float32) float32 {
-	return d.A.Act(s)
 }
 
 // Orca is one flow's controller.

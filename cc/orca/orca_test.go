@@ -2,40 +2,18 @@ package orca_test
 
 import (
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/leolab/leolab/cc"
 	"github.com/leolab/leolab/cc/cctest"
-	"github.com/leolab/leolab/cc/monitor"
+	"github.com/leolab/leolab/cc/internal/learnedtest"
 	"github.com/leolab/leolab/cc/orca"
 	"github.com/leolab/leolab/netsim"
 	"github.com/leolab/leolab/result"
 	"github.com/leolab/leolab/scenario"
 )
-
-// constDecider answers a fixed action and counts its calls.
-type constDecider struct {
-	a     float32
-	calls int
-	first time.Duration
-	gap   time.Duration // the largest gap between calls
-	prev  time.Duration
-}
-
-func (d *constDecider) Decide(now time.Duration, iv *monitor.Interval, s []float32, _ float32) float32 {
-	if d.calls == 0 {
-		d.first = now
-	} else {
-		d.gap = max(d.gap, now-d.prev)
-	}
-	d.prev = now
-	d.calls++
-	return d.a
-}
 
 // run runs a 50 Mbit/s, 60 ms, one-BDP dumbbell for 20 s with flow 0's
 // controller built by mk (nil: the registry's cca).
@@ -62,18 +40,18 @@ func run(t *testing.T, cca string, mk func(cc.Config) (cc.Controller, error)) re
 // With action 0 (cwnd·4⁰) Orca is CUBIC: the same run, byte for byte, and
 // the agent is asked once per 20 ms period after slow start.
 func TestZeroActionIsCubic(t *testing.T) {
-	d := &constDecider{}
+	d := &learnedtest.Recorder{Period: orca.MonitorPeriod}
 	o := run(t, "cubic", func(cfg cc.Config) (cc.Controller, error) { return orca.New(cfg, d) })
 	c := run(t, "cubic", nil)
 	if o.BytesAcked != c.BytesAcked || o.Retransmits != c.Retransmits {
 		t.Fatalf("orca(a=0) acked %d B with %d retransmits, cubic %d B with %d", o.BytesAcked, o.Retransmits, c.BytesAcked, c.Retransmits)
 	}
 	// ~20 s minus slow start of 20 ms periods: between 800 and 1000 calls
-	if d.calls < 800 || d.calls > 1000 || d.first > 3*time.Second {
-		t.Fatalf("%d decisions from %v (want 800..1000 after slow start)", d.calls, d.first)
+	if d.Calls < 800 || d.Calls > 1000 || d.First > 3*time.Second {
+		t.Fatalf("%d decisions from %v (want 800..1000 after slow start)", d.Calls, d.First)
 	}
-	if d.gap > 40*time.Millisecond {
-		t.Errorf("largest gap between decisions %v > 2 periods", d.gap)
+	if d.MaxGap > 40*time.Millisecond || d.Broken != 0 {
+		t.Errorf("largest gap between decisions %v > 2 periods, %d periods off the 20 ms grid", d.MaxGap, d.Broken)
 	}
 }
 
@@ -81,12 +59,12 @@ func TestZeroActionIsCubic(t *testing.T) {
 // segment floor: ≤ 4 segments per 60 ms RTT, ~0.8 Mbit/s; +1 grows it to
 // fill the buffer and lose, with more retransmits than CUBIC.
 func TestActionScalesWindow(t *testing.T) {
-	lo := run(t, "cubic", func(cfg cc.Config) (cc.Controller, error) { return orca.New(cfg, &constDecider{a: -1}) })
+	lo := run(t, "cubic", func(cfg cc.Config) (cc.Controller, error) { return orca.New(cfg, &learnedtest.Recorder{A: -1}) })
 	floor := 4 * 1500 * 8 / 0.06 / 1e6 // Mbit/s at 4 segments per base RTT
 	if lo.ThroughputMbps > 2*floor {
 		t.Errorf("action −1: %.2f Mbit/s, want about the 4-segment floor %.2f", lo.ThroughputMbps, floor)
 	}
-	hi := run(t, "cubic", func(cfg cc.Config) (cc.Controller, error) { return orca.New(cfg, &constDecider{a: 1}) })
+	hi := run(t, "cubic", func(cfg cc.Config) (cc.Controller, error) { return orca.New(cfg, &learnedtest.Recorder{A: 1}) })
 	c := run(t, "cubic", nil)
 	if hi.Retransmits <= c.Retransmits || hi.P95RTTMs < c.P95RTTMs {
 		t.Errorf("action +1: %d retransmits, p95 RTT %.1f ms; cubic %d, %.1f ms: want more of both",
@@ -97,7 +75,7 @@ func TestActionScalesWindow(t *testing.T) {
 // An out-of-range or NaN action is clamped (NaN to 0: CUBIC).
 func TestActionClamp(t *testing.T) {
 	nan := run(t, "cubic", func(cfg cc.Config) (cc.Controller, error) {
-		return orca.New(cfg, &constDecider{a: float32(math.NaN())})
+		return orca.New(cfg, &learnedtest.Recorder{A: float32(math.NaN())})
 	})
 	if c := run(t, "cubic", nil); nan.BytesAcked != c.BytesAcked {
 		t.Errorf("NaN action: %d B, cubic %d B", nan.BytesAcked, c.BytesAcked)
@@ -109,43 +87,31 @@ func TestRegistered(t *testing.T) {
 	if !strings.Contains(info.Description, "retrained here; the authors' weights are not used") {
 		t.Errorf("description %q lacks the retraining note", info.Description)
 	}
-	if _, err := cc.New("orca", cc.Config{Files: map[string]string{orca.ParamModel: "/nonexistent/actor.json"}}); err == nil ||
-		!strings.Contains(err.Error(), "/nonexistent/actor.json") {
-		t.Errorf("missing model file: %v", err)
-	}
-	path := filepath.Join(t.TempDir(), "actor.json")
-	if err := os.WriteFile(path, orca.DefaultActorFile(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cc.New("orca", cc.Config{Files: map[string]string{orca.ParamModel: path}}); err != nil {
-		t.Errorf("model file %s: %v", path, err)
-	}
-	if err := os.WriteFile(path, []byte(`{"format":"leolab-orca-actor","version":2}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := cc.New("orca", cc.Config{Files: map[string]string{orca.ParamModel: path}}); err == nil || !strings.Contains(err.Error(), "version 2") {
-		t.Errorf("version-2 model file: %v", err)
-	}
+	learnedtest.ModelFiles(t, learnedtest.Model{CCA: "orca", Param: orca.ParamModel, Dim: orca.StateDim, Embedded: orca.DefaultActorFile()})
+}
+
+// The monitor periods close on ACKs (cc/monitor): through a 200 ms
+// outage one period stretches over the ACK gap, the others are at least
+// 20 ms, one decision each.
+func TestPeriodsStretchOverGaps(t *testing.T) {
+	mk := func(cfg cc.Config, r *learnedtest.Recorder) (cc.Controller, error) { return orca.New(cfg, r) }
+	learnedtest.Outage(t, orca.MonitorPeriod, mk)
 }
 
 // The per-ACK path, including one agent step (actor inference) every
 // 20 ms, allocates nothing.
-func BenchmarkOnAck(b *testing.B) {
-	c, err := cc.New("orca", cc.Config{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	cctest.BenchAcks(b, c, "steps/op", "agent_steps")
-}
+func BenchmarkOnAck(b *testing.B) { learnedtest.BenchOnAck(b, "orca") }
 
-func TestOnAckAllocs(t *testing.T) {
-	c, err := cc.New("orca", cc.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ack := cctest.SteadyAcks(c)
-	if n := testing.AllocsPerRun(2000, ack); n != 0 {
-		t.Fatalf("%v allocations per ACK", n)
+func TestOnAckAllocs(t *testing.T) { learnedtest.OnAckAllocs(t, "orca") }
+
+// One inference of the embedded actor.
+func BenchmarkActorAct(b *testing.B) { learnedtest.BenchActor(b, orca.DefaultActor()) }
+
+// The embedded actor loads and is deterministic.
+func TestDefaultActor(t *testing.T) {
+	a := orca.DefaultActor()
+	if a.Dim() != orca.StateDim || a.Act(make([]float32, orca.StateDim)) != a.Act(make([]float32, orca.StateDim)) {
+		t.Fatal("embedded actor of the wrong size or not deterministic")
 	}
 }
 

@@ -56,7 +56,7 @@ orca: TD3 (learn/td3) over learn/rlenv's randomised dumbbells (10–100 Mbit/s,
 10–100 ms, ½–4 BDP drop-tail, random loss up to 0.1 % in a quarter of the
 episodes, at most one competing CUBIC flow, 10 s episodes), in rounds of
 parallel episodes with exploration noise followed by TD3 updates; the actor
-scoring best on validation episodes is written as a leolab-orca-actor JSON.
+scoring best on validation episodes is written as a leolab-actor JSON (learn/actor).
 
 astraea: the same TD3 over self-play episodes: 2–4 astraea flows sharing the
 policy (the second to fourth starting in the first half) on 10–50 Mbit/s,

@@ -12,6 +12,7 @@ import (
 	"github.com/leolab/leolab/cc/astraea"
 	"github.com/leolab/leolab/cc/orca"
 	"github.com/leolab/leolab/cc/sage"
+	"github.com/leolab/leolab/learn/actor"
 )
 
 // trainCCA runs `leolab learn train-cca args...` and returns the exit
@@ -33,10 +34,10 @@ func TestTrainCCAOrcaDeterministic(t *testing.T) {
 	if !strings.Contains(stderr, "round   1") || !strings.Contains(stderr, "trained in") {
 		t.Errorf("stderr lacks the progress log:\n%s", stderr)
 	}
-	if _, err := orca.ParseActor("stdout", []byte(a)); err != nil {
+	if _, err := actor.Parse("stdout", orca.StateDim, []byte(a)); err != nil {
 		t.Fatal(err)
 	}
-	var f orca.ActorFile
+	var f actor.File
 	if err := json.Unmarshal([]byte(a), &f); err != nil || f.Meta["note"] != "retrained here; the authors' weights are not used" || f.Meta["seed"] != "1" {
 		t.Fatalf("meta %v (%v)", f.Meta, err)
 	}
@@ -97,7 +98,10 @@ var retrainOrca = flag.Bool("retrain-orca", false, "retrain Orca with the defaul
 
 // The embedded actor is what `leolab learn train-cca orca` rebuilds, byte
 // for byte (on amd64: Go does not fuse multiply-adds there). Minutes of
-// 2 cores: run with -retrain-orca.
+// 2 cores: run with -retrain-orca. The embedded files' header names the
+// format learn/actor writes ("leolab-actor"); it was renamed from
+// "leolab-orca-actor" there, when the format moved out of cc/orca, and
+// nothing else in them changed.
 func TestTrainCCAOrcaRebuildsEmbedded(t *testing.T) {
 	if !*retrainOrca {
 		t.Skip("skipping the full Orca retrain (minutes); run with -retrain-orca")
@@ -119,10 +123,10 @@ func TestTrainCCAAstraeaDeterministic(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if _, err := orca.ParseActorIn("stdout", astraea.StateDim, []byte(a)); err != nil {
+	if _, err := actor.Parse("stdout", astraea.StateDim, []byte(a)); err != nil {
 		t.Fatal(err)
 	}
-	var f orca.ActorFile
+	var f actor.File
 	if err := json.Unmarshal([]byte(a), &f); err != nil || f.Meta["trained_by"] != "leolab learn train-cca astraea" || f.Meta["episode"] != "2s" {
 		t.Fatalf("meta %v (%v)", f.Meta, err)
 	}

@@ -11,7 +11,8 @@ import (
 )
 
 // Dist is the distribution of training episodes. Rates and buffers are
-// drawn log-uniformly, RTTs uniformly; random loss is 0 except with
+// drawn log-uniformly, RTTs and start times uniformly (scale.draw, one
+// sampler for all); random loss is 0 except with
 // probability LossProb, then uniform in (0, LossMax].
 type Dist struct {
 	RateMbps  [2]float64
@@ -111,11 +112,10 @@ func (d Dist) Draw(seed uint64, i int) Episode {
 	if d.LEO {
 		e.City = LEOCities[r.IntN(len(LEOCities))]
 	} else {
-		e.RateMbps = logUniform(r, d.RateMbps)
-		e.RTT = d.RTT[0] + time.Duration(r.Float64()*float64(d.RTT[1]-d.RTT[0]))
-		e.RTT = e.RTT.Round(time.Millisecond)
+		e.RateMbps = logScale.draw(r, d.RateMbps[0], d.RateMbps[1])
+		e.RTT = linear.duration(r, d.RTT[0], d.RTT[1])
 		bdp := e.RateMbps * 1e6 * e.RTT.Seconds() / packetBits
-		e.BufferPkts = max(2, int(math.Round(logUniform(r, d.BufferBDP)*bdp)))
+		e.BufferPkts = max(2, int(math.Round(logScale.draw(r, d.BufferBDP[0], d.BufferBDP[1])*bdp)))
 		if r.Float64() < d.LossProb {
 			e.Loss = d.LossMax * (1 - r.Float64()) // (0, LossMax]
 		}
@@ -124,16 +124,37 @@ func (d Dist) Draw(seed uint64, i int) Episode {
 		e.cca = ""
 	}
 	for range d.MinCompetitors + r.IntN(d.Competitors-d.MinCompetitors+1) {
-		e.Competitors = append(e.Competitors, time.Duration(r.Float64()*float64(d.Duration/2)).Round(time.Millisecond))
+		e.Competitors = append(e.Competitors, linear.duration(r, 0, d.Duration/2))
 	}
 	return e
 }
 
-func logUniform(r *rand.Rand, lohi [2]float64) float64 {
-	if lohi[0] == lohi[1] {
-		return lohi[0]
+// scale is how a range is sampled: linear (uniform) or logScale
+// (log-uniform, for quantities spanning a decade or more: rates and
+// buffers, so each octave is drawn as often).
+type scale bool
+
+const (
+	linear   scale = false
+	logScale scale = true
+)
+
+// draw is a value from [lo, hi] on scale s (logScale: lo > 0, as
+// Validate checks); lo == hi gives lo without drawing.
+func (s scale) draw(r *rand.Rand, lo, hi float64) float64 {
+	if lo == hi {
+		return lo
 	}
-	return math.Exp(math.Log(lohi[0]) + r.Float64()*(math.Log(lohi[1])-math.Log(lohi[0])))
+	if s == logScale {
+		return math.Exp(math.Log(lo) + r.Float64()*(math.Log(hi)-math.Log(lo)))
+	}
+	return lo + r.Float64()*(hi-lo)
+}
+
+// duration is draw for times, rounded to the millisecond (scenario
+// files give times in ms).
+func (s scale) duration(r *rand.Rand, lo, hi time.Duration) time.Duration {
+	return time.Duration(s.draw(r, float64(lo), float64(hi))).Round(time.Millisecond)
 }
 
 // BDPs is the buffer in bandwidth-delay products (fixed links).

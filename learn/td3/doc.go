@@ -11,6 +11,7 @@
 // simulation, where a graph framework's per-call overhead would dominate;
 // the networks are small enough that a hand-written backward pass is
 // short, exact and testable against finite differences (mlp_test.go), and
-// the actor's arithmetic is the very one cc/orca runs at inference (its
-// weights are exported as orca.Layer and collected with orca.Actor).
+// the actor's arithmetic is the very one cc/orca and cc/astraea run at
+// inference (its weights are exported as actor.Layer and collected with
+// actor.Actor, learn/actor).
 package td3

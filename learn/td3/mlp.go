@@ -6,7 +6,7 @@ import (
 )
 
 // dense is one fully connected layer: w is [out][in] row-major (the
-// layout of orca.Layer).
+// layout of learn/actor.Layer).
 type dense struct {
 	in, out int
 	w, b    []float64

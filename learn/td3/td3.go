@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/leolab/leolab/cc/orca"
+	"github.com/leolab/leolab/learn/actor"
 )
 
 // Config holds TD3's hyper-parameters. Defaults (DefaultConfig) name
@@ -193,11 +193,11 @@ func (a *Agent) Update(rb *Replay) {
 	a.q2T.softUpdate(a.q2, cfg.Tau)
 }
 
-// ActorLayers exports the actor's weights in cc/orca's layout (float32).
-func (a *Agent) ActorLayers() []orca.Layer {
-	var ls []orca.Layer
+// ActorLayers exports the actor's weights in learn/actor's layout (float32).
+func (a *Agent) ActorLayers() []actor.Layer {
+	var ls []actor.Layer
 	for _, d := range a.actor.layers {
-		l := orca.Layer{In: d.in, Out: d.out, W: make([]float32, len(d.w)), B: make([]float32, len(d.b))}
+		l := actor.Layer{In: d.in, Out: d.out, W: make([]float32, len(d.w)), B: make([]float32, len(d.b))}
 		for i, v := range d.w {
 			l.W[i] = float32(v)
 		}

@@ -3,7 +3,7 @@ package td3
 import (
 	"fmt"
 
-	"github.com/leolab/leolab/cc/orca"
+	"github.com/leolab/leolab/learn/actor"
 	"github.com/leolab/leolab/learn/rlenv"
 )
 
@@ -88,7 +88,7 @@ func (l RoundLog) String() string {
 // the actor chosen by validation.
 type Result struct {
 	Agent     *Agent
-	Actor     []orca.Layer
+	Actor     []actor.Layer
 	BestRound int
 	BestVal   float64
 }
@@ -116,7 +116,7 @@ func Train(tc TrainConfig, c rlenv.Collector) (*Result, error) {
 		c.Noise = tc.Noise + (tc.NoiseEnd-tc.Noise)*frac
 		layers := a.ActorLayers()
 		eps, err := c.Collect(tc.Seed, round*tc.EpisodesPerRound, tc.EpisodesPerRound, func() rlenv.Policy {
-			p, err := orca.NewActorIn("td3", c.Task.StateDim, layers)
+			p, err := actor.New("td3", c.Task.StateDim, layers)
 			if err != nil {
 				panic("leolab BUG: td3 actor export: " + err.Error())
 			}
@@ -177,10 +177,10 @@ type Score struct {
 }
 
 // Validate runs n greedy episodes of seed with the actor layers.
-func Validate(c rlenv.Collector, seed uint64, n int, layers []orca.Layer) (Score, error) {
+func Validate(c rlenv.Collector, seed uint64, n int, layers []actor.Layer) (Score, error) {
 	c.Noise = 0
 	eps, err := c.Collect(seed, 0, n, func() rlenv.Policy {
-		p, err := orca.NewActorIn("td3", c.Task.StateDim, layers)
+		p, err := actor.New("td3", c.Task.StateDim, layers)
 		if err != nil {
 			panic("leolab BUG: td3 actor export: " + err.Error())
 		}
@@ -221,7 +221,8 @@ func Utilisation(e rlenv.EpisodeResult) float64 {
 	return float64(bytes) * 8 / (e.Episode.RateMbps * 1e6 * e.Episode.Duration.Seconds())
 }
 
-// ActorFileOf is an actor's layers as cc/orca stores them, with meta.
-func (a *Agent) ActorFileOf(layers []orca.Layer, meta map[string]string) orca.ActorFile {
-	return orca.ActorFile{Format: orca.ActorFormat, Version: orca.ActorVersion, Layers: layers, Meta: meta}
+// ActorFileOf is an actor's layers as learned controllers store them
+// (learn/actor's File, under its current format name), with meta.
+func (a *Agent) ActorFileOf(layers []actor.Layer, meta map[string]string) actor.File {
+	return actor.NewFile(layers, meta)
 }
