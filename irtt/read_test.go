@@ -27,9 +27,10 @@ func readFile(t *testing.T, file string) *Capture {
 	return c
 }
 
-// A real capture over loopback: every packet comes back, the one-way
-// delays add up to irtt's RTT, and the prober reads both directions at the
-// client's 10 ms spacing.
+// A real capture over loopback: the packets come back (a loaded host may
+// lose a few, bounded at 5 %, and irtt's own counts must agree), the
+// one-way delays add up to irtt's RTT, and the prober reads both
+// directions at the client's 10 ms spacing.
 func TestReadRealCapture(t *testing.T) {
 	const interval, duration = 10 * time.Millisecond, 2 * time.Second
 	for _, name := range []string{"c.json", "c.json.gz"} {
@@ -38,18 +39,29 @@ func TestReadRealCapture(t *testing.T) {
 			c := readFile(t, file)
 			// irtt sends every interval within the duration, less its
 			// timer's misses on a loaded host (it counts them itself).
-			n := len(c.Packets)
-			if int64(n) != c.PacketsSent || int64(n) != c.PacketsReceived || float64(n) < 0.8*float64(duration/interval) {
-				t.Errorf("%d packets, irtt sent %d, received %d; want about %d", n, c.PacketsSent, c.PacketsReceived, duration/interval)
+			n, lost := len(c.Packets), 0
+			for _, p := range c.Packets {
+				if p.Loss != Delivered {
+					lost++
+				}
+			}
+			if int64(n) != c.PacketsSent || int64(n-lost) != c.PacketsReceived || float64(n) < 0.8*float64(duration/interval) || float64(lost) > 0.05*float64(n) {
+				t.Errorf("%d packets (%d lost), irtt sent %d, received %d; want about %d", n, lost, c.PacketsSent, c.PacketsReceived, duration/interval)
+			}
+			if lost > 0 {
+				t.Logf("%d of %d lost over loopback (host load)", lost, n)
 			}
 			if c.Interval != interval || c.IPv6 || c.Size() != c.Length+28 || time.Since(c.Epoch) > time.Minute {
 				t.Errorf("capture %+v", c)
 			}
 			for _, p := range c.Packets {
+				if p.Loss != Delivered {
+					continue
+				}
 				// irtt's one-way delays are differences of the wall-clock
 				// stamps (server receive − client send, client receive −
 				// server send); its RTT comes from the monotonic clocks.
-				if p.Loss != Delivered || !p.HasUp || !p.HasDown || !p.HasRTT || p.RTT <= 0 {
+				if !p.HasUp || !p.HasDown || !p.HasRTT || p.RTT <= 0 {
 					t.Fatalf("packet %d: %+v", p.Seq, p)
 				}
 				if p.Up != p.ServerRecv-p.ClientSend || p.Down != p.ClientRecv-p.ServerSend {
@@ -68,7 +80,7 @@ func TestReadRealCapture(t *testing.T) {
 				// The sends cover the duration but one interval; loopback
 				// delays are µs (a host that stalls the client may add an
 				// outage, which is not asserted).
-				if rep.Packets != len(c.Packets) || rep.Lost != 0 || rep.MedianOWD > time.Millisecond || rep.Spacing != interval ||
+				if rep.Packets < n-lost || rep.Packets > n || rep.Lost > lost || rep.MedianOWD > time.Millisecond || rep.Spacing != interval ||
 					(rep.Span-(duration-interval)).Abs() > 3*interval {
 					t.Errorf("%s: %d packets, %d lost, median OWD %v, spacing %v, span %v", dir, rep.Packets, rep.Lost, rep.MedianOWD, rep.Spacing, rep.Span)
 				}

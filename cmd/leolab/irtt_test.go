@@ -17,7 +17,13 @@ import (
 func TestProbeAndAnalyzeIRTT(t *testing.T) {
 	const interval, duration = 10 * time.Millisecond, 2 * time.Second
 	file := irtttest.Capture(t, "dish.json.gz", interval, duration)
-	packets := 0
+	// delivered counts, per direction, the packets that direction's trace
+	// holds and does not count lost; the downlink's are the round trips
+	// whose reply came back. Over loopback a loaded host can still lose a
+	// few (irtt marks them true_up when the server's receive count shows
+	// the request never arrived), so loss is bounded, not forbidden, and
+	// the counts must agree with it.
+	delivered := map[string]int{}
 	for _, dir := range []string{"downlink", "uplink"} {
 		code, out, stderr := runCLI("probe", file, "--direction", dir, "--json")
 		if code != 0 {
@@ -35,12 +41,21 @@ func TestProbeAndAnalyzeIRTT(t *testing.T) {
 			t.Fatalf("%v in %s", err, out)
 		}
 		// irtt's default packet: 60 bytes of UDP payload + 28 of IPv4/UDP
-		// headers; its send timer may miss sends on a loaded host.
-		if float64(v.Packets) < 0.8*float64(duration/interval) || v.Lost != 0 || v.SpacingMs != 10 || v.SizeBytes != 88 ||
+		// headers; its send timer may miss sends on a loaded host. Loss
+		// over loopback above 5 % is not the host's scheduling any more.
+		if float64(v.Packets) < 0.8*float64(duration/interval) || float64(v.Lost) > 0.05*float64(v.Packets) || v.SpacingMs != 10 || v.SizeBytes != 88 ||
 			v.MedianMs <= 0 || v.MedianMs > 1 || v.Epoch == "" {
 			t.Errorf("%s: %+v", dir, v)
 		}
-		packets = v.Packets
+		if v.Lost > 0 {
+			t.Logf("%s: %d of %d lost over loopback (host load)", dir, v.Lost, v.Packets)
+		}
+		delivered[dir] = v.Packets - v.Lost
+	}
+	// A reply needs its request to have arrived.
+	replied := delivered["downlink"]
+	if replied > delivered["uplink"] {
+		t.Errorf("%d replies came back but only %d requests reached the server", replied, delivered["uplink"])
 	}
 	code, out, stderr := runCLI("analyze", file, "--json")
 	if code != 0 {
@@ -57,9 +72,9 @@ func TestProbeAndAnalyzeIRTT(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v in %s", err, out)
 	}
-	// Bytes: every packet's 60-byte payload came back; RTTs over loopback
-	// are well under a millisecond.
-	if len(doc.Flows) != 1 || doc.Flows[0].Bytes != int64(60*packets) ||
+	// Bytes: every reply's 60-byte payload; RTTs over loopback are well
+	// under a millisecond.
+	if len(doc.Flows) != 1 || doc.Flows[0].Bytes != int64(60*replied) ||
 		doc.Flows[0].MinRTTMs <= 0 || doc.Flows[0].MeanRTTMs < doc.Flows[0].MinRTTMs || doc.Flows[0].MeanRTTMs > 5 || math.IsNaN(doc.Flows[0].MeanRTTMs) {
 		t.Errorf("analyze: %s", out)
 	}
