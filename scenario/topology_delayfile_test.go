@@ -81,6 +81,19 @@ func TestLinkDelayFileChain(t *testing.T) {
 		}
 		perSecond[k] = append(perSecond[k], p.OWDMs)
 	}
+	// Order: where the file's delay falls, the delay stage holds packets
+	// behind the last one of the longer delay, so arrivals keep send order.
+	last := -1.0
+	for _, p := range res.Flows[0].Packets {
+		if p.OWDMs <= 0 {
+			continue
+		}
+		at := p.SentS*1e3 + p.OWDMs
+		if at < last-1e-6 {
+			t.Fatalf("packet sent %.3fs arrives at %.6f ms, before an earlier one (%.6f ms): reordered", p.SentS, at, last)
+		}
+		last = at
+	}
 	checked := 0
 	for k, owds := range perSecond {
 		if lines[offset+k].null {
