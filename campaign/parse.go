@@ -40,6 +40,11 @@ func Parse(file string, data []byte) (*Campaign, error) {
 	}
 	c.File, c.lines = file, d.lines
 	resolveFiles(c.Path, file)
+	for _, l := range c.Links { // links[i].delay_file, as path's
+		if m, ok := l.(map[string]any); ok {
+			resolveFiles(m, file)
+		}
+	}
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}

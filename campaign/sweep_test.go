@@ -193,6 +193,24 @@ sweep: {path.delay_file.offset: [900s, 1800s]}
 	if len(runs) != 2 || !strings.Contains(runs[0].Scenario, filepath.Join(dir, "leoem", "p.log")) {
 		t.Fatalf("%d runs; scenario:\n%s", len(runs), runs[0].Scenario)
 	}
+	// A link's delay_file is the campaign's too.
+	c, err = Parse(file, []byte(`version: 1
+duration: 5s
+template:
+  links: [{name: leo, from: a, to: b, rate: 50Mbps, delay_file: {file: leoem/p.log, offset: 900s}}]
+  flows: [{cca: cubic}]
+sweep:
+  links[0].rate: [50Mbps, 60Mbps]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs, err = c.Expand(); err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || !strings.Contains(runs[0].Scenario, filepath.Join(dir, "leoem", "p.log")) {
+		t.Fatalf("links: %d runs; scenario:\n%s", len(runs), runs[0].Scenario)
+	}
 }
 
 // The swept runs run on the local pool and land in the store; each one

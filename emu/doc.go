@@ -12,7 +12,10 @@
 // Run: kernel TCP where the kernel has the algorithm (KernelCCA), leolab's
 // transport over UDP otherwise, CBR probes. A topology runs live only when
 // every flow crosses the same links (as those links in series); the pump
-// cannot route by scenario flow (topology.go).
+// cannot route by scenario flow (topology.go). Each hop of the series is
+// metered, so that the result has the simulator's links, one per link
+// direction (hops.go); a link's schedule or delay file runs on the flows'
+// time axis with its handovers as the flows' schedule (timed.go).
 //
 // The pump measures its own instrument: the release-time error of every
 // packet (how late it was written relative to its stage's due time), the

@@ -182,7 +182,7 @@ func newPump(cfg Config, cfd, sfd int) (*pump, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", pu.ways[i].name, err)
 		}
-		pu.ways[i].stage = st
+		pu.ways[i].stage, pu.ways[i].hops = st, hopMeters(st)
 	}
 	var err error
 	if pu.epfd, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {

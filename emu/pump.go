@@ -49,6 +49,9 @@ type way struct {
 	marked, writeErrors      int64
 	readErrors               int64
 	samples                  []result.LinkSample
+	// hops meter the links of a topology's series (hops.go), nil
+	// otherwise.
+	hops []*hopMeter
 }
 
 // pump moves packets between the two TUNs in real time. Everything but stop
@@ -230,6 +233,9 @@ func (pu *pump) sample(now time.Duration) {
 		w.lastDrops = w.drops
 		w.samples = append(w.samples, s)
 		w.intervalBytes = 0
+		for _, m := range w.hops {
+			m.sample(now, s.T)
+		}
 	}
 	for pu.nextSample <= now {
 		pu.nextSample += pu.interval

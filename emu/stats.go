@@ -9,7 +9,9 @@ import (
 
 // Stats is the pump's report on the links and on its own instrument.
 type Stats struct {
-	// Links are the uplink then the downlink, in the result schema.
+	// Links are the uplink then the downlink, in the result schema; for a
+	// topology's series, one link per hop direction in the simulator's
+	// order (its data directions in file order, then its ACK directions).
 	Links []result.Link
 	// Release error percentiles: how late packets were written relative to
 	// their stage's due time.
@@ -74,6 +76,9 @@ func (pu *pump) stats() *Stats {
 			Drops:     netsim.DropCounts(&w.drops),
 			Intervals: w.samples,
 		})
+	}
+	if hl := hopLinks(pu.ways[:]); hl != nil { // a topology: one link per hop direction, as in sim
+		st.Links = hl
 	}
 	return st
 }

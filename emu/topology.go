@@ -33,28 +33,56 @@ func topologyLinks(spec netsim.Spec) (fwd, rev netsim.LinkSpec, err error) {
 			return fwd, rev, errTopology
 		}
 	}
-	if len(route.Ack) == 0 { // probes only: nothing crosses the ACK direction, which still needs a stage
-		route.Ack = route.Data[:1]
+	ack, meterAck := route.Ack, true
+	if len(ack) == 0 { // probes only: nothing crosses the ACK direction, which still needs a stage
+		ack, meterAck = route.Data[:1], false
 	}
-	return series(spec.Hops, route.Data, "forward"), series(spec.Hops, route.Ack, "reverse"), nil
+	crossed := slices.Concat(route.Data, route.Ack)
+	var idle []int // hops no flow crosses: reported with zeros, as in sim
+	for i := range spec.Hops {
+		if !slices.Contains(crossed, i) {
+			idle = append(idle, i)
+		}
+	}
+	return series(spec.Hops, route.Data, "forward", true, idle), series(spec.Hops, ack, "reverse", meterAck, nil), nil
 }
 
-// series is hops in the order given as one link.
-func series(hops []netsim.LinkSpec, idx []int, name string) netsim.LinkSpec {
+// series is hops in the order given as one link; with meter, each hop is
+// metered (hops.go) and idle's hops get meters of their own, so that the
+// result has one link per hop direction.
+func series(hops []netsim.LinkSpec, idx []int, name string, meter bool, idle []int) netsim.LinkSpec {
 	out := netsim.LinkSpec{Name: name}
 	for _, i := range idx {
 		out.Timed = out.Timed || hops[i].Timed
 	}
 	out.Build = func(drop link.DropFunc) (link.Stage, error) {
 		stages := make([]link.Stage, 0, len(idx))
+		var meters []*hopMeter
 		for _, i := range idx {
-			st, err := hops[i].Build(drop)
+			d := drop
+			var m *hopMeter
+			if meter {
+				m = newHopMeter(hops[i], i)
+				d = m.dropFunc(drop)
+			}
+			st, err := hops[i].Build(d)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", hops[i].Name, err)
 			}
+			if m != nil {
+				m.stage = st
+				meters = append(meters, m)
+				st = metered{Stage: st, m: m}
+			}
 			stages = append(stages, st)
 		}
-		return link.NewChain(stages...), nil
+		for _, i := range idle {
+			meters = append(meters, newHopMeter(hops[i], i))
+		}
+		if !meter {
+			return link.NewChain(stages...), nil
+		}
+		return &hopSeries{Chain: link.NewChain(stages...), meters: meters}, nil
 	}
 	return out
 }

@@ -167,27 +167,37 @@ func (s *Scenario) validateSchedule(field string, sched []Change, fail failFunc)
 // validateDelayFile checks path.delay_file and reads the file (and its
 // handover-error file).
 func (s *Scenario) validateDelayFile(fail failFunc) error {
-	p := &s.Path
-	df := p.DelayFile
+	var err error
+	s.pathLog, s.handoverErr, err = s.readDelayFile("path.delay_file", s.Path.DelayFile, fail)
+	return err
+}
+
+// readDelayFile checks a delay_file at field (path.delay_file or
+// links[i].delay_file) and reads its path file and handover-error file;
+// nil, nil without one.
+func (s *Scenario) readDelayFile(field string, df *DelayFile, fail failFunc) (*schedule.PathLog, *schedule.ECDF, error) {
 	if df == nil {
-		return nil
+		return nil, nil, nil
+	}
+	for _, f := range delayFileFields { // a missing field: the delay_file's line
+		s.lineOf(field+"."+f, field)
 	}
 	switch {
 	case df.File == "":
-		return fail("path.delay_file.file", "missing: the path file to replay, e.g. Starlink_SD_NY_15_BP_path.log")
+		return nil, nil, fail(field+".file", "missing: the path file to replay, e.g. Starlink_SD_NY_15_BP_path.log")
 	case !slices.Contains(DelayFormats, df.Format):
-		return fail("path.delay_file.format", "%q (allowed: %s)", df.Format, strings.Join(DelayFormats, ", "))
+		return nil, nil, fail(field+".format", "%q (allowed: %s)", df.Format, strings.Join(DelayFormats, ", "))
 	case df.Offset < 0:
-		return fail("path.delay_file.offset", "%v: must be >= 0", df.Offset)
+		return nil, nil, fail(field+".offset", "%v: must be >= 0", df.Offset)
 	case df.HandoverError != "" && !df.Handovers:
-		return fail("path.delay_file.handover_error", "applies when handovers is true")
+		return nil, nil, fail(field+".handover_error", "applies when handovers is true")
 	case df.HandoverOutage && df.Format == "orbit":
-		return fail("path.delay_file.handover_outage", "needs LeoEM's per-hop delays (format leoem); format orbit has none")
+		return nil, nil, fail(field+".handover_outage", "needs LeoEM's per-hop delays (format leoem); format orbit has none")
 	}
 	name := s.resolve(df.File)
 	f, err := os.Open(name)
 	if err != nil {
-		return fail("path.delay_file.file", "%v", err)
+		return nil, nil, fail(field+".file", "%v", err)
 	}
 	defer f.Close()
 	read := schedule.ReadLeoEM
@@ -196,24 +206,25 @@ func (s *Scenario) validateDelayFile(fail failFunc) error {
 	}
 	pl, err := read(name, f)
 	if err != nil {
-		return fail("path.delay_file.file", "%v", err)
+		return nil, nil, fail(field+".file", "%v", err)
 	}
 	if df.Offset+s.Duration > pl.Len() {
-		return fail("path.delay_file.offset", "%v + duration %v: beyond the file's %v (allowed: offset + duration <= %v)", df.Offset, s.Duration, pl.Len(), pl.Len())
+		return nil, nil, fail(field+".offset", "%v + duration %v: beyond the file's %v (allowed: offset + duration <= %v)", df.Offset, s.Duration, pl.Len(), pl.Len())
 	}
-	s.pathLog = pl
-	if df.HandoverError != "" {
-		name := s.resolve(df.HandoverError)
-		f, err := os.Open(name)
-		if err != nil {
-			return fail("path.delay_file.handover_error", "%v", err)
-		}
-		defer f.Close()
-		if s.handoverErr, err = schedule.ReadECDF(name, f); err != nil {
-			return fail("path.delay_file.handover_error", "%v", err)
-		}
+	if df.HandoverError == "" {
+		return pl, nil, nil
 	}
-	return nil
+	ename := s.resolve(df.HandoverError)
+	ef, err := os.Open(ename)
+	if err != nil {
+		return nil, nil, fail(field+".handover_error", "%v", err)
+	}
+	defer ef.Close()
+	ecdf, err := schedule.ReadECDF(ename, ef)
+	if err != nil {
+		return nil, nil, fail(field+".handover_error", "%v", err)
+	}
+	return pl, ecdf, nil
 }
 
 // resolve finds a file named in the scenario: relative to the scenario

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/leolab/leolab/cc"
 	"github.com/leolab/leolab/link"
 	"github.com/leolab/leolab/link/qdisc"
 	"github.com/leolab/leolab/link/schedule"
@@ -72,11 +73,7 @@ func (s *Scenario) timeVaryingPath(spec *netsim.Spec) {
 	pr := s.profiles()
 	spec.BaseRTT = 2 * time.Duration((pr.half.Value(0)+pr.path.Value(0))*float64(time.Second))
 	if s.pathLog != nil && p.DelayFile.Handovers {
-		h := schedule.NewHandovers(s.pathLog.Handovers(p.DelayFile.Offset))
-		if s.handoverErr != nil {
-			h = h.Predicted(s.handoverErr, sim.Stream(s.Seed, "link/handover-error"))
-		}
-		spec.Schedule = h
+		spec.Schedule = handoverSchedule(s.pathLog, p.DelayFile.Offset, s.handoverErr, s.Seed)
 	}
 	revRate := schedule.Constant(p.Reverse.RateBps)
 	if p.Reverse.RateBps == 0 {
@@ -88,6 +85,16 @@ func (s *Scenario) timeVaryingPath(spec *netsim.Spec) {
 	spec.Reverse = netsim.LinkSpec{Name: "reverse", Timed: true, Build: func(drop link.DropFunc) (link.Stage, error) {
 		return timedChain(revRate, p.Reverse.Queue, schedule.Constant(p.Reverse.Loss), pr, sim.Stream(s.Seed, "link/reverse/loss"), sim.Stream(s.Seed, "link/reverse/qdisc"), drop)
 	}}
+}
+
+// handoverSchedule is a path file's route changes from offset on, in run
+// time, each moved by a draw from ecdf when it is set.
+func handoverSchedule(pl *schedule.PathLog, offset time.Duration, ecdf *schedule.ECDF, seed uint64) cc.Schedule {
+	h := schedule.NewHandovers(pl.Handovers(offset))
+	if ecdf != nil {
+		h = h.Predicted(ecdf, sim.Stream(seed, "link/handover-error"))
+	}
+	return h
 }
 
 // timedChain builds one direction; the profiles are copied into each stage

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/leolab/leolab/link/schedule"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -21,7 +22,21 @@ type Hop struct {
 	Loss     float64
 	Reverse  Reverse
 	Schedule []Change // rate, rtt and loss changes, as path.schedule
+	// DelayFile replays a path file's one-way delays on this link, in both
+	// directions, on top of its rtt, as path.delay_file does on a path.
+	// Its handovers (on by default) become the run's handover schedule
+	// only if every flow crosses this link on every route it takes, and
+	// only one link may give them (validateLinkHandovers).
+	DelayFile *DelayFile
+
+	// read by Validate from delay_file
+	pathLog     *schedule.PathLog
+	handoverErr *schedule.ECDF
 }
+
+// PathLog returns the path file a validated link's delay_file read, nil
+// without one.
+func (h *Hop) PathLog() *schedule.PathLog { return h.pathLog }
 
 // Move re-routes a flow at At onto Route, a path between the same two
 // nodes (netsim.Move says what happens to packets in flight).
@@ -40,7 +55,7 @@ const (
 
 // Fields of links[i] and of flows[i].moves[j].
 var (
-	hopFields  = []string{"name", "from", "to", "rate", "rtt", "queue", "loss", "reverse", "schedule"}
+	hopFields  = []string{"name", "from", "to", "rate", "rtt", "queue", "loss", "reverse", "schedule", "delay_file"}
 	moveFields = []string{"at", "path"}
 )
 
@@ -74,6 +89,8 @@ func (d *decoder) links(n *yaml.Node) []Hop {
 				h.Reverse = d.reverse(v, f)
 			case "schedule":
 				h.Schedule = d.schedule(v, f)
+			case "delay_file":
+				h.DelayFile = d.delayFile(v, f)
 			}
 		})
 		if d.err != nil {

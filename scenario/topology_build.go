@@ -15,17 +15,23 @@ const ProfileTopology = "topology"
 // topologySpec builds a topology's hops: links[i]'s data direction is hop
 // i and its ACK direction hop len(links)+i. Each direction is a fixed
 // path's direction (fixedPath): loss → queue → server → rtt/2, with its
-// schedule when it has one (timedChain).
+// schedule and delay file when it has them (timedChain, as
+// timeVaryingPath). The run's handover schedule is the one link delay file
+// that gives handovers (validateLinkHandovers).
 func (s *Scenario) topologySpec(spec *netsim.Spec) {
 	n := len(s.Links)
 	spec.Profile = ProfileTopology
 	spec.Hops = make([]netsim.LinkSpec, 2*n)
 	for i := range s.Links {
 		h := s.Links[i]
-		spec.Hops[i] = netsim.LinkSpec{Name: h.Name + ".forward", Hop: h.Name, Direction: "forward", Timed: len(h.Schedule) > 0,
+		spec.Hops[i] = netsim.LinkSpec{Name: h.Name + ".forward", Hop: h.Name, Direction: "forward", Timed: h.timed(),
 			Build: func(drop link.DropFunc) (link.Stage, error) { return s.hopStage(h, false, drop) }}
-		spec.Hops[n+i] = netsim.LinkSpec{Name: h.Name + ".reverse", Hop: h.Name, Direction: "reverse", Timed: len(h.Schedule) > 0,
+		spec.Hops[n+i] = netsim.LinkSpec{Name: h.Name + ".reverse", Hop: h.Name, Direction: "reverse", Timed: h.timed(),
 			Build: func(drop link.DropFunc) (link.Stage, error) { return s.hopStage(h, true, drop) }}
+	}
+	if k := s.handoverLink(); k >= 0 {
+		h := s.Links[k]
+		spec.Schedule = handoverSchedule(h.pathLog, h.DelayFile.Offset, h.handoverErr, s.Seed)
 	}
 	spec.BaseRTT = s.baseRTT(s.Flows[0])
 	if !s.EpochUTC.IsZero() {
@@ -49,10 +55,13 @@ func (s *Scenario) hopStage(h Hop, reverse bool, drop link.DropFunc) (link.Stage
 	if reverse {
 		half = h.RTT - half
 	}
-	if len(h.Schedule) == 0 {
+	if !h.timed() {
 		return chain(rate, q, loss, half, rng, qrng, drop)
 	}
 	pr := scheduleProfiles(h.RateBps, h.RTT, h.Loss, h.Schedule)
+	if h.pathLog != nil {
+		pr.path, pr.outages = h.pathLog.Delay(h.DelayFile.Offset, h.DelayFile.HandoverOutage)
+	}
 	rp, lp := pr.rate, pr.loss
 	if reverse {
 		lp = schedule.Constant(h.Reverse.Loss)
@@ -62,6 +71,9 @@ func (s *Scenario) hopStage(h Hop, reverse bool, drop link.DropFunc) (link.Stage
 	}
 	return timedChain(rp, q, lp, pr, rng, qrng, drop)
 }
+
+// timed reports whether the link changes during the run.
+func (h *Hop) timed() bool { return len(h.Schedule) > 0 || h.DelayFile != nil }
 
 // netsimRoute translates a validated flow's path and moves to hop indices.
 func (s *Scenario) netsimRoute(f Flow) (netsim.Route, []netsim.Move) {
@@ -87,8 +99,8 @@ func (s *Scenario) hopRoute(names []string) netsim.Route {
 	return r
 }
 
-// baseRTT is a flow's idle round trip at time 0: its links' rtt plus its
-// extra_rtt.
+// baseRTT is a flow's idle round trip at time 0: its links' rtt (and
+// twice their delay files' one-way delay at time 0) plus its extra_rtt.
 func (s *Scenario) baseRTT(f Flow) time.Duration {
 	if s.Links == nil {
 		return 0
@@ -99,7 +111,12 @@ func (s *Scenario) baseRTT(f Flow) time.Duration {
 	}
 	rtt := f.ExtraRTT
 	for _, n := range names {
-		rtt += s.Links[s.linkIndex(n)].RTT
+		h := &s.Links[s.linkIndex(n)]
+		rtt += h.RTT
+		if h.pathLog != nil {
+			owd, _ := h.pathLog.Delay(h.DelayFile.Offset, false)
+			rtt += 2 * time.Duration(owd.Value(0)*float64(time.Second))
+		}
 	}
 	return rtt
 }

@@ -36,6 +36,51 @@ func (s *Scenario) validateTopology(fail failFunc) error {
 		if err := s.validateHop(at, h, fail); err != nil {
 			return err
 		}
+		var err error
+		if s.Links[i].pathLog, s.Links[i].handoverErr, err = s.readDelayFile(at+".delay_file", h.DelayFile, fail); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handoverLink is the index of the link whose delay_file gives the run's
+// handovers, -1 if none does.
+func (s *Scenario) handoverLink() int {
+	return slices.IndexFunc(s.Links, func(h Hop) bool { return h.DelayFile != nil && h.DelayFile.Handovers })
+}
+
+// validateLinkHandovers checks that a link delay file's handovers can be
+// the run's schedule. The controllers that use one (LeoCC, SaTCP) get a
+// single schedule for the run (netsim.Spec.Schedule), so at most one link
+// may give handovers, and every flow must cross that link on its path and
+// on every move's: a flow elsewhere would be told of handovers on a link
+// it never crosses.
+func (s *Scenario) validateLinkHandovers(fail failFunc) error {
+	k := s.handoverLink()
+	if k < 0 {
+		return nil
+	}
+	name := s.Links[k].Name
+	kat := "links[" + strconv.Itoa(k) + "]"
+	for j := k + 1; j < len(s.Links); j++ {
+		if df := s.Links[j].DelayFile; df != nil && df.Handovers {
+			at := "links[" + strconv.Itoa(j) + "].delay_file.handovers"
+			return fail(at, "%s (line %d) already gives the run's handovers, and controllers get one schedule for the run; set handovers: false on all delay files but one", kat, s.lines[kat])
+		}
+	}
+	const why = "the run's handover schedule comes from %s's delay_file (%s, line %d) and goes to every flow; every flow must cross %s on every path it takes, or set handovers: false there"
+	for i, f := range s.Flows {
+		at := "flows[" + strconv.Itoa(i) + "]"
+		if f.Route != nil && !slices.Contains(f.Route, name) {
+			return fail(at+".path", "does not cross %s: "+why, name, name, kat, s.lines[kat], name)
+		}
+		for j, m := range f.Moves {
+			if !slices.Contains(m.Route, name) {
+				mat := at + ".moves[" + strconv.Itoa(j) + "].path"
+				return fail(mat, "does not cross %s: "+why, name, name, kat, s.lines[kat], name)
+			}
+		}
 	}
 	return nil
 }

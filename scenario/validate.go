@@ -51,7 +51,10 @@ func (s *Scenario) Validate() error {
 	if total > MaxFlows {
 		return fail("flows", "%d flows in all (the sum of every entry's count): at most %d", total, MaxFlows)
 	}
-	return s.validateRoutes(fail)
+	if err := s.validateRoutes(fail); err != nil {
+		return err
+	}
+	return s.validateLinkHandovers(fail)
 }
 
 type failFunc func(field, format string, args ...any) error
