@@ -139,6 +139,17 @@ type AQM struct {
 	// Jacobson's idle correction). 0 is the instantaneous queue (seed
 	// 001's model). Not with per_flow.
 	AvgTime time.Duration `yaml:"avg_time" range:"0s,60s"`
+	// Sojourn, when true, makes the queue the AQM acts on (at each arrival
+	// and in max_p's adaptation) the waiting time of the oldest packet in
+	// the shared buffer, in packets at the current allocation and the
+	// buffer's mean packet size: a delay-based estimate at the front of the
+	// buffer, as PIE (RFC 8033) and CoDel (RFC 8289) judge the queue by
+	// delay. With one flow it is about the packet count; with per-flow DRR
+	// it is the longest flow's wait times the whole rate, so at the same
+	// packet count the estimate grows with the number of backlogged flows
+	// (leolab session 17, calibrate/fits/README.md). false is seed 001's
+	// packet count. Not with per_flow.
+	Sojourn bool `yaml:"sojourn"`
 }
 
 // Outage is the service interruption at each reconfiguration boundary.

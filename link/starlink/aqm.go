@@ -52,12 +52,12 @@ func newAQM(cfg profile.AQM, limit int) aqm {
 // The weight 1-exp(-dt/avg_time) of the new sample is RED's w_q for an
 // arrival dt after the previous one; over idle time the average decays
 // toward the (empty) queue, as RED's idle correction intends.
-func (a *aqm) queue(now time.Duration, q int) float64 {
+func (a *aqm) queue(now time.Duration, q float64) float64 {
 	if a.cfg.AvgTime <= 0 {
-		return float64(q)
+		return q
 	}
 	w := -math.Expm1(-float64(now-a.avgAt) / float64(a.cfg.AvgTime))
-	a.avg += w * (float64(q) - a.avg)
+	a.avg += w * (q - a.avg)
 	a.avgAt = now
 	return a.avg
 }
@@ -78,12 +78,13 @@ func (a *aqm) prob(q float64) float64 {
 	return 0
 }
 
-// frame samples the shared queue once per frame and adapts max_p.
-func (a *aqm) frame(now time.Duration, q int) {
+// frame samples the shared queue (or, with sojourn, its delay estimate)
+// once per frame and adapts max_p.
+func (a *aqm) frame(now time.Duration, q float64) {
 	if a.cfg.Mode != "adaptive" {
 		return
 	}
-	a.sum += float64(q)
+	a.sum += q
 	a.samples++
 	if now < a.nextAdjust {
 		return

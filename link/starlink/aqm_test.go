@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/link"
+	"github.com/leolab/leolab/packet"
 )
 
 // arrivalLog records, for each arrival, the queue the AQM saw and whether
@@ -199,5 +200,57 @@ func TestAQMAverage(t *testing.T) {
 	inst := newAQM(p.Uplink.AQM, p.Uplink.Queue.LimitPackets) // avg_time 0
 	if q := inst.queue(time.Second, 37); q != 37 {
 		t.Errorf("instantaneous AQM queue = %v, want 37", q)
+	}
+}
+
+// With aqm.sojourn the AQM's queue is the oldest packet's wait in packets
+// at the allocation R. Under a constant overload the head of a flow's
+// queue arrived when its queue was smaller; a flow offering λ whose
+// backlog is Q has a head that has waited Q/λ, so the estimate is
+// Q x R/λ. One flow offering 450 Mbit/s into the 340 Mbit/s maximum:
+// estimate = count x 340/450. Three flows offering the same 450 Mbit/s as
+// 250 + 100 + 100: DRR serves the two small ones all they offer (below a
+// third of 340), so the big one holds the same backlog as the single flow
+// and its head has waited Q/250: 450/250 = 1.8 times more per queued
+// packet. At the same packet count the shared AQM sees more load when
+// the backlog belongs to a flow with a smaller share.
+func TestAQMSojourn(t *testing.T) {
+	ov := map[string]any{"pop.enabled": false, "downlink.aqm.mode": "off", "downlink.aqm.sojourn": true,
+		"downlink.queue.limit_packets": 100000, "downlink.drift.median_rate_change": "0bps", "downlink.random_loss": 0}
+	p := mustProfile(t, "", ov)
+	at := 1500 * time.Millisecond // allocation at its maximum (ramp 400 ms), before the 12 s boundary
+	run := func(rates []float64) (est, count float64) {
+		b := newBench(t, "downlink", p, 0)
+		for f, r := range rates {
+			b.cbr(packet.FlowID(f), r, 1500, 0, 2*time.Second)
+		}
+		b.loop.RunUntil(at)
+		b.l.advance(at)
+		if r := b.l.alloc.rate; math.Abs(r-340e6) > 1e3 {
+			t.Fatalf("allocation %.0f bit/s at %v, want the 340 Mbit/s maximum", r, at)
+		}
+		return b.l.sojournPackets(at), float64(b.l.buf.Len())
+	}
+	// Tolerance: the wait is counted from a frame's batch (1.33 ms of
+	// service, ~38 packets at 340 Mbit/s) plus 3 % for the first 400 ms,
+	// when the allocation was still ramping.
+	est1, n1 := run([]float64{450e6})
+	if want := n1 * 340 / 450; math.Abs(est1-want) > 0.03*want+38 {
+		t.Errorf("one flow: estimate %.0f packets at %.0f queued, want %.0f (count x 340/450)", est1, n1, want)
+	}
+	est3, n3 := run([]float64{250e6, 100e6, 100e6})
+	if math.Abs(n3-n1) > 0.05*n1 {
+		t.Errorf("three flows queue %.0f packets, one flow %.0f: want the same backlog within 5 %%", n3, n1)
+	}
+	if got, want := (est3/n3)/(est1/n1), 450.0/250; math.Abs(got-want) > 0.05*want {
+		t.Errorf("three flows: estimate per queued packet %.3f times one flow's, want %.3f (450/250) ± 5 %%", got, want)
+	}
+	// An empty buffer has no oldest packet: the estimate is 0.
+	b := newBench(t, "downlink", mustProfile(t, "", map[string]any{"pop.enabled": false}), 0)
+	if at, ok := b.l.buf.oldest(); ok {
+		t.Errorf("empty buffer: oldest at %v, want none", at)
+	}
+	if q := b.l.sojournPackets(0); q != 0 {
+		t.Errorf("empty buffer: sojourn estimate %v, want 0", q)
 	}
 }

@@ -1,6 +1,8 @@
 package starlink
 
 import (
+	"time"
+
 	"github.com/leolab/leolab/packet"
 )
 
@@ -133,6 +135,20 @@ func (b *buffer) next(budget int) *packet.Packet {
 		return h
 	}
 	return nil
+}
+
+// oldest returns the arrival time of the packet that has waited longest,
+// or false when the buffer is empty.
+func (b *buffer) oldest() (time.Duration, bool) {
+	var at time.Duration
+	found := false
+	for k := range b.nActive {
+		h := b.flows[b.ring[(b.head+k)%len(b.ring)]].q.Peek()
+		if h != nil && (!found || h.EnqueuedAt < at) {
+			at, found = h.EnqueuedAt, true
+		}
+	}
+	return at, found
 }
 
 // dropOldest removes and returns the packet that has waited longest.

@@ -18,7 +18,11 @@ func (l *Link) runFrame(t time.Duration) {
 	}
 	backlog := l.buf.Len()
 	l.alloc.frame(t, l.frame, l.arrivedBytes, backlog, down)
-	l.aqm.frame(t, backlog)
+	aq := float64(backlog)
+	if l.dir.AQM.Sojourn {
+		aq = l.sojournPackets(t)
+	}
+	l.aqm.frame(t, aq)
 	l.arrivedBytes, l.arrivals = 0, 0
 }
 

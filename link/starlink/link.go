@@ -152,9 +152,12 @@ func (l *Link) admit(now time.Duration, p *packet.Packet) {
 		l.drop(now, p, link.DropOutage)
 		return
 	}
-	q := l.buf.Len()
-	if l.dir.AQM.PerFlow {
-		q = l.buf.flowLen(p.Flow)
+	q := float64(l.buf.Len())
+	switch {
+	case l.dir.AQM.PerFlow:
+		q = float64(l.buf.flowLen(p.Flow))
+	case l.dir.AQM.Sojourn:
+		q = l.sojournPackets(now)
 	}
 	if pr := l.aqm.prob(l.aqm.queue(now, q)); pr > 0 && l.draw(procAQM, pos) < pr {
 		l.drop(now, p, link.DropAQM)
@@ -165,6 +168,21 @@ func (l *Link) admit(now time.Duration, p *packet.Packet) {
 	if l.buf.Len() > l.dir.Queue.LimitPackets {
 		l.drop(now, l.buf.dropOldest(), link.DropHead)
 	}
+}
+
+// sojournPackets is the AQM's queue with aqm.sojourn: the waiting time at
+// now of the oldest packet in the buffer, in packets served at the current
+// allocation with the buffer's mean packet size. With one flow (or one
+// FIFO) it is about the packet count; with per-flow DRR the oldest packet
+// is the most backlogged flow's, which is served at its share of the rate,
+// so the estimate is that flow's wait times the whole rate.
+func (l *Link) sojournPackets(now time.Duration) float64 {
+	at, ok := l.buf.oldest()
+	if !ok {
+		return 0
+	}
+	meanSize := float64(l.buf.Bytes()) / float64(l.buf.Len())
+	return (now - at).Seconds() * l.alloc.rate / 8 / meanSize
 }
 
 // Dequeue releases a packet whose one-way delay has elapsed by now.

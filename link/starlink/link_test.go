@@ -296,8 +296,16 @@ func TestCityIdleRTT(t *testing.T) {
 
 // Acceptance 9: packets per wall-second through the downlink at 340 Mbps
 // (1500-byte packets, the allocation's maximum), without the event loop.
-func BenchmarkDownlink340(b *testing.B) {
-	p := mustProfile(b, "", nil)
+func BenchmarkDownlink340(b *testing.B) { benchDownlink340(b, nil) }
+
+// The same with downlink.aqm.sojourn: every arrival and frame scans the
+// active flows' heads for the oldest packet (allocation-free).
+func BenchmarkDownlink340Sojourn(b *testing.B) {
+	benchDownlink340(b, map[string]any{"downlink.aqm.sojourn": true})
+}
+
+func benchDownlink340(b *testing.B, ov map[string]any) {
+	p := mustProfile(b, "", ov)
 	bb := &bench{t: b, pollAt: -1, keep: false}
 	l, err := NewDownlink(p, Config{Rand: sim.Stream(1, "bench"), Drop: bb.onDrop})
 	if err != nil {
