@@ -35,12 +35,16 @@ func init() {
 // newFromConfig builds lmbbr from a scenario's params: the model file if
 // one is named, the embedded model otherwise.
 func newFromConfig(cfg cc.Config) (cc.Controller, error) {
-	var m GainModel = DefaultModel()
-	if path := cfg.File(ParamModel); path != "" {
-		var err error
-		if m, err = LoadFile(path); err != nil {
-			return nil, err
+	name, data, err := cc.ModelBytes(cfg, ParamModel, embeddedModelName, defaultModelJSON)
+	if err != nil {
+		return nil, fmt.Errorf("lmbbr model: %w", err)
+	}
+	m, err := Load(name, data)
+	if err != nil {
+		if cfg.File(ParamModel) == "" {
+			panic("leolab BUG: embedded lmbbr model: " + err.Error())
 		}
+		return nil, err
 	}
 	down := cfg.Param(ParamDownlink, 1)
 	if down != 0 && down != 1 {
