@@ -57,3 +57,23 @@ func ModelBytes(cfg Config, param, embeddedName string, embedded []byte) (name s
 	}
 	return path, data, nil
 }
+
+// LoadModel is the model of the learned controller scheme: ModelBytes
+// parsed by the controller's own parser (name: the path or embeddedName,
+// for its errors). Errors read "scheme: param: …". The embedded model
+// ships with the binary and must parse, so its failure panics as a bug.
+func LoadModel[T any](cfg Config, scheme, param, embeddedName string, embedded []byte, parse func(name string, data []byte) (T, error)) (T, error) {
+	var zero T
+	name, data, err := ModelBytes(cfg, param, embeddedName, embedded)
+	if err != nil {
+		return zero, fmt.Errorf("%s: %w", scheme, err)
+	}
+	m, err := parse(name, data)
+	if err != nil {
+		if cfg.File(param) == "" {
+			panic("leolab BUG: embedded " + scheme + " model " + embeddedName + ": " + err.Error())
+		}
+		return zero, fmt.Errorf("%s: %s: %w", scheme, param, err)
+	}
+	return m, nil
+}

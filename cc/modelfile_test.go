@@ -2,6 +2,7 @@ package cc_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,4 +50,33 @@ func TestModelBytes(t *testing.T) {
 			t.Errorf("%s: %v, want an error naming the parameter, the path and %q", c.path, err, c.want)
 		}
 	}
+}
+
+// LoadModel parses with the controller's parser: a file it rejects gives
+// an error naming the scheme, the parameter and the path; an embedded
+// model it rejects is a bug and panics.
+func TestLoadModel(t *testing.T) {
+	parse := func(name string, data []byte) (string, error) {
+		if string(data) != "ok" {
+			return "", fmt.Errorf("%s: not ok", name)
+		}
+		return name, nil
+	}
+	if got, err := cc.LoadModel(cc.Config{}, "x", "model", "x/embedded", []byte("ok"), parse); err != nil || got != "x/embedded" {
+		t.Fatalf("embedded: %q %v", got, err)
+	}
+	path := filepath.Join(t.TempDir(), "bad.json")
+	if err := os.WriteFile(path, []byte("bad"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := cc.LoadModel(cc.Config{Files: map[string]string{"model": path}}, "x", "model", "x/embedded", []byte("ok"), parse)
+	if want := "x: model: " + path + ": not ok"; err == nil || err.Error() != want {
+		t.Errorf("bad file: %v, want %q", err, want)
+	}
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "x/embedded") {
+			t.Errorf("a broken embedded model: recovered %v, want a panic naming it", r)
+		}
+	}()
+	cc.LoadModel(cc.Config{}, "x", "model", "x/embedded", []byte("bad"), parse)
 }

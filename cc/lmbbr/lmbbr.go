@@ -35,15 +35,8 @@ func init() {
 // newFromConfig builds lmbbr from a scenario's params: the model file if
 // one is named, the embedded model otherwise.
 func newFromConfig(cfg cc.Config) (cc.Controller, error) {
-	name, data, err := cc.ModelBytes(cfg, ParamModel, embeddedModelName, defaultModelJSON)
+	m, err := cc.LoadModel(cfg, "lmbbr", ParamModel, embeddedModelName, defaultModelJSON, Load)
 	if err != nil {
-		return nil, fmt.Errorf("lmbbr model: %w", err)
-	}
-	m, err := Load(name, data)
-	if err != nil {
-		if cfg.File(ParamModel) == "" {
-			panic("leolab BUG: embedded lmbbr model: " + err.Error())
-		}
 		return nil, err
 	}
 	down := cfg.Param(ParamDownlink, 1)

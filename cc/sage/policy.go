@@ -150,16 +150,5 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // configPolicy is the policy cfg names under ParamModel, or without one
 // the embedded policy (which must parse).
 func configPolicy(cfg cc.Config) (*Policy, error) {
-	name, data, err := cc.ModelBytes(cfg, ParamModel, "cc/sage/policy.json", defaultPolicyJSON)
-	if err != nil {
-		return nil, fmt.Errorf("sage: %w", err)
-	}
-	p, err := ParsePolicy(name, data)
-	if err != nil {
-		if cfg.File(ParamModel) == "" {
-			panic("leolab BUG: embedded sage policy: " + err.Error())
-		}
-		return nil, fmt.Errorf("sage: %s: %w", ParamModel, err)
-	}
-	return p, nil
+	return cc.LoadModel(cfg, "sage", ParamModel, "cc/sage/policy.json", defaultPolicyJSON, ParsePolicy)
 }

@@ -46,20 +46,11 @@ func Parse(name string, dim int, data []byte) (*Actor, error) {
 
 // FromConfig is the actor of a learned controller named scheme with dim
 // inputs: the actor file cfg names under param (cc.Config.Files, read by
-// cc.ModelBytes), or without one the embedded actor (embeddedName,
+// cc.LoadModel), or without one the embedded actor (embeddedName,
 // embedded), which must parse: it ships with the binary, so a failure is
 // a bug.
 func FromConfig(cfg cc.Config, param, scheme string, dim int, embeddedName string, embedded []byte) (*Actor, error) {
-	name, data, err := cc.ModelBytes(cfg, param, embeddedName, embedded)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", scheme, err)
-	}
-	a, err := Parse(name, dim, data)
-	if err != nil {
-		if cfg.File(param) == "" {
-			panic("leolab BUG: embedded " + scheme + " actor: " + err.Error())
-		}
-		return nil, fmt.Errorf("%s: %s: %w", scheme, param, err)
-	}
-	return a, nil
+	return cc.LoadModel(cfg, scheme, param, embeddedName, embedded, func(name string, data []byte) (*Actor, error) {
+		return Parse(name, dim, data)
+	})
 }
