@@ -3,8 +3,10 @@
 // bytes, RTT samples, the transport's RTT estimators), closed by the
 // first ACK once the period has elapsed. Orca and Astraea read one every
 // 20 ms (cc/orca, cc/astraea); the training environment (learn/rlenv)
-// records the same intervals with each transition. Nothing here
-// allocates.
+// records the same intervals with each transition. The normalisations
+// their features share are here too: Peak (throughput over its running
+// maximum), Interval.CWndBDP, QueueDelay and LossFraction, and
+// DelayFactor. Nothing here allocates.
 //
 // Tried, not applied: periods on the clock (period k covering [Start₀ +
 // k·P, Start₀ + (k+1)·P), the ones without an ACK closed empty at the
