@@ -186,5 +186,5 @@ func (x *Astraea) PacingRate() float64 {
 // max_thr_mbps.
 func (x *Astraea) Inspect() map[string]float64 {
 	return map[string]float64{"action": float64(x.last), "agent_steps": float64(x.steps),
-		"slow_start": cc.Flag(x.slow), "max_thr_mbps": x.feat.maxThr * 8 / 1e6}
+		"slow_start": cc.Flag(x.slow), "max_thr_mbps": x.feat.peak.Max() * 8 / 1e6}
 }

@@ -48,8 +48,8 @@ const (
 // features turns monitor periods into the actor's input and the local
 // reward.
 type features struct {
-	maxThr float64 // bytes/s
-	hist   [StateDim]float32
+	peak monitor.Peak
+	hist [StateDim]float32
 }
 
 // observe folds period iv (mss: segment size; last: the previous action)
@@ -57,50 +57,34 @@ type features struct {
 // over the flow's largest, scaled by the delay factor, less the loss
 // term. The training environment replaces it by FairReward.
 func (f *features) observe(iv *monitor.Interval, mss int, last float32) float32 {
-	thr := iv.Throughput()
-	f.maxThr = max(f.maxThr, thr)
+	_, ratio := f.peak.Observe(iv)
 	avg, minRTT := iv.AvgRTT(), iv.MinRTT
 	var s [NumFeatures]float64
-	if f.maxThr > 0 {
-		s[fThr] = thr / f.maxThr
-		if minRTT > 0 {
-			s[fCWnd] = min(float64(iv.CWnd)/(f.maxThr*minRTT.Seconds()), cwndCap)
-		}
-	}
+	s[fThr] = ratio
+	s[fCWnd] = min(iv.CWndBDP(f.peak.Max()), cwndCap)
+	s[fDelay] = min(iv.QueueDelay(), delayCap)
 	if minRTT > 0 && avg > minRTT {
-		s[fDelay] = min(float64(avg-minRTT)/float64(minRTT), delayCap)
 		s[fQueue] = min(float64(iv.CWnd)/float64(mss)*(1-float64(minRTT)/float64(avg))/queueScale, queueCap)
 	}
-	lf := LossFraction(iv)
+	lf := iv.LossFraction()
 	s[fLoss] = lf
 	s[fAction] = float64(last)
 	copy(f.hist[:], f.hist[NumFeatures:])
 	for i, v := range s {
 		f.hist[StateDim-NumFeatures+i] = float32(v)
 	}
-	if f.maxThr == 0 {
+	if f.peak.Max() == 0 {
 		return 0
 	}
-	return float32(max(thr/f.maxThr*DelayFactor(minRTT, avg)-lossWeight*lf, rewardFloor))
+	return float32(max(ratio*DelayFactor(minRTT, avg)-lossWeight*lf, rewardFloor))
 }
 
 // state is the actor's input.
 func (f *features) state() []float32 { return f.hist[:] }
 
-// LossFraction is the share of the period's bytes marked lost.
-func LossFraction(iv *monitor.Interval) float64 {
-	if t := iv.AckedBytes + iv.LostBytes; t > 0 {
-		return float64(iv.LostBytes) / float64(t)
-	}
-	return 0
-}
-
 // DelayFactor is 1 while rtt ≤ 1.25·min_rtt and 1.25·min_rtt/rtt above.
 func DelayFactor(minRTT, rtt time.Duration) float64 {
-	if m := delayMargin * float64(minRTT); minRTT > 0 && float64(rtt) > m {
-		return m / float64(rtt)
-	}
-	return 1
+	return monitor.DelayFactor(delayMargin, minRTT, rtt)
 }
 
 // FairReward is the fairness-aware reward of one flow's period in a
@@ -120,7 +104,7 @@ func FairReward(iv *monitor.Interval, own float64, active []float64, capacity fl
 		return 0
 	}
 	r := min(sum/capacity, 1) * DelayFactor(iv.MinRTT, iv.AvgRTT())
-	r -= lossWeight * LossFraction(iv)
+	r -= lossWeight * iv.LossFraction()
 	if mean := sum / float64(len(active)); mean > 0 {
 		r -= fairWeight * min(math.Abs(own/mean-1), 1)
 	}

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,22 +80,10 @@ func Formats() []string {
 	return out
 }
 
-// MaxModelBytes bounds a model file read into memory: GPT-2 124M's
-// float32 checkpoint is ~500 MB, the largest backbone a user would bring
-// to a 2-core machine.
-const MaxModelBytes = 1 << 31
-
-// LoadFile reads the model file at path: the format and version it
-// declares pick the loader.
+// LoadFile reads the model file at path (at most cc.MaxModelBytes): the
+// format and version it declares pick the loader.
 func LoadFile(path string) (GainModel, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("lmbbr model: %w", err)
-	}
-	if st.Size() > MaxModelBytes {
-		return nil, fmt.Errorf("lmbbr model: %s: %d bytes, more than the %d a model file may have", path, st.Size(), int64(MaxModelBytes))
-	}
-	data, err := os.ReadFile(path)
+	data, err := cc.ReadModelFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("lmbbr model: %w", err)
 	}

@@ -35,12 +35,9 @@ func init() {
 // newFromConfig builds lmbbr from a scenario's params: the model file if
 // one is named, the embedded model otherwise.
 func newFromConfig(cfg cc.Config) (cc.Controller, error) {
-	var m GainModel = DefaultModel()
-	if path := cfg.File(ParamModel); path != "" {
-		var err error
-		if m, err = LoadFile(path); err != nil {
-			return nil, err
-		}
+	m, err := cc.LoadModel(cfg, "lmbbr", ParamModel, embeddedModelName, defaultModelJSON, Load)
+	if err != nil {
+		return nil, err
 	}
 	down := cfg.Param(ParamDownlink, 1)
 	if down != 0 && down != 1 {

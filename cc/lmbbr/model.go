@@ -40,6 +40,9 @@ type PhaseModel struct {
 //go:embed model.json
 var defaultModelJSON []byte
 
+// embeddedModelName names the embedded model in errors.
+const embeddedModelName = "cc/lmbbr/model.json"
+
 // DefaultModel returns the embedded model (a fresh copy).
 func DefaultModel() *Model {
 	m, err := ParseModel(defaultModelJSON)

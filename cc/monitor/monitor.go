@@ -3,8 +3,10 @@
 // bytes, RTT samples, the transport's RTT estimators), closed by the
 // first ACK once the period has elapsed. Orca and Astraea read one every
 // 20 ms (cc/orca, cc/astraea); the training environment (learn/rlenv)
-// records the same intervals with each transition. Nothing here
-// allocates.
+// records the same intervals with each transition. The normalisations
+// their features share are here too: Peak (throughput over its running
+// maximum), Interval.CWndBDP, QueueDelay and LossFraction, and
+// DelayFactor. Nothing here allocates.
 //
 // Tried, not applied: periods on the clock (period k covering [Start₀ +
 // k·P, Start₀ + (k+1)·P), the ones without an ACK closed empty at the
@@ -68,6 +70,66 @@ func (iv *Interval) AvgRTT() time.Duration {
 	}
 	return iv.RTTSum / time.Duration(iv.RTTs)
 }
+
+// LossFraction is the share of the period's bytes marked lost,
+// lost/(acked + lost), or 0 when it saw none.
+func (iv *Interval) LossFraction() float64 {
+	if t := iv.AckedBytes + iv.LostBytes; t > 0 {
+		return float64(iv.LostBytes) / float64(t)
+	}
+	return 0
+}
+
+// QueueDelay is the period's queueing delay relative to the base RTT,
+// (avg_rtt − min_rtt)/min_rtt, or 0 when the mean RTT is not above
+// min_rtt or either is unknown.
+func (iv *Interval) QueueDelay() float64 {
+	avg, minRTT := iv.AvgRTT(), iv.MinRTT
+	if minRTT > 0 && avg > minRTT {
+		return float64(avg-minRTT) / float64(minRTT)
+	}
+	return 0
+}
+
+// CWndBDP is the window at the period's end over the BDP estimate
+// bw·min_rtt (bw in bytes/s: the learned controllers use the flow's
+// largest period throughput, Peak), or 0 when either is unknown.
+func (iv *Interval) CWndBDP(bw float64) float64 {
+	if bw > 0 && iv.MinRTT > 0 {
+		return float64(iv.CWnd) / (bw * iv.MinRTT.Seconds())
+	}
+	return 0
+}
+
+// DelayFactor is 1 while rtt ≤ margin·min_rtt and margin·min_rtt/rtt
+// above (Orca's delay metric, Soheil-ab/Orca envwrapper.py, with its
+// delay_margin_coef as margin), or 1 without a min_rtt.
+func DelayFactor(margin float64, minRTT, rtt time.Duration) float64 {
+	if m := margin * float64(minRTT); minRTT > 0 && float64(rtt) > m {
+		return m / float64(rtt)
+	}
+	return 1
+}
+
+// Peak is a flow's largest period throughput so far, the normaliser of
+// the learned controllers' throughput features (Orca's max_bw, Sage's
+// max_thr). The zero value has seen nothing.
+type Peak struct{ max float64 }
+
+// Observe folds period iv in and returns its throughput (bytes/s) and
+// that throughput over the largest so far, iv's included (0 while every
+// period was empty).
+func (p *Peak) Observe(iv *Interval) (thr, ratio float64) {
+	thr = iv.Throughput()
+	p.max = max(p.max, thr)
+	if p.max > 0 {
+		ratio = thr / p.max
+	}
+	return thr, ratio
+}
+
+// Max is the largest period throughput seen, bytes/s (0 before any).
+func (p *Peak) Max() float64 { return p.max }
 
 // Monitor cuts a flow's ACKs into periods of a fixed length.
 type Monitor struct {

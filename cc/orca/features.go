@@ -42,9 +42,9 @@ const (
 // features turns monitor periods into the actor's input and the reward,
 // keeping the connection's maximum throughput that normalises both.
 type features struct {
-	maxThr float64 // bytes/s, the largest period throughput seen
-	hist   [StateDim]float32
-	cur    [NumFeatures]float32
+	peak monitor.Peak // the largest period throughput seen
+	hist [StateDim]float32
+	cur  [NumFeatures]float32
 }
 
 // Features of one period, in the order of envwrapper.py's state vector.
@@ -62,21 +62,21 @@ const (
 // mss: segment size) into the state, shifting the history by one period,
 // and returns the reward of the period.
 func (f *features) observe(iv *monitor.Interval, slowStart bool, mss int) float32 {
-	thr := iv.Throughput()
-	f.maxThr = max(f.maxThr, thr)
+	thr, ratio := f.peak.Observe(iv)
+	maxThr := f.peak.Max()
 	loss := iv.LossRate()
 	delay := delayFactor(iv.MinRTT, iv.SRTT)
 	var s [NumFeatures]float64
-	if f.maxThr > 0 {
-		s[fThr] = thr / f.maxThr
+	s[fThr] = ratio
+	if maxThr > 0 {
 		pacing := pacingCA
 		if slowStart {
 			pacing = pacingSS
 		}
 		if iv.SRTT > 0 {
-			s[fPacing] = min(pacing*float64(iv.CWnd)/iv.SRTT.Seconds()/f.maxThr, pacingCap)
+			s[fPacing] = min(pacing*float64(iv.CWnd)/iv.SRTT.Seconds()/maxThr, pacingCap)
 		}
-		s[fLoss] = min(lossWeight*loss/f.maxThr, lossCap)
+		s[fLoss] = min(lossWeight*loss/maxThr, lossCap)
 	}
 	if iv.CWnd > 0 {
 		s[fSamples] = float64(iv.Acks) / (float64(iv.CWnd) / float64(mss))
@@ -91,19 +91,16 @@ func (f *features) observe(iv *monitor.Interval, slowStart bool, mss int) float3
 		f.cur[i] = float32(v)
 		f.hist[StateDim-NumFeatures+i] = float32(v)
 	}
-	if f.maxThr == 0 {
+	if maxThr == 0 {
 		return 0
 	}
-	return float32(max((thr-lossWeight*loss)/f.maxThr*delay, rewardFloor))
+	return float32(max((thr-lossWeight*loss)/maxThr*delay, rewardFloor))
 }
 
 // delayFactor is 1 while srtt ≤ 1.25·min_rtt and 1.25·min_rtt/srtt
 // above (envwrapper.py delay_metric).
 func delayFactor(minRTT, srtt time.Duration) float64 {
-	if m := delayMargin * float64(minRTT); minRTT > 0 && float64(srtt) > m {
-		return m / float64(srtt)
-	}
-	return 1
+	return monitor.DelayFactor(delayMargin, minRTT, srtt)
 }
 
 // state is the actor's input: the last History periods, oldest first.

@@ -159,6 +159,6 @@ func (o *Orca) Inspect() map[string]float64 {
 	m := o.cub.Inspect()
 	m["action"] = float64(o.last)
 	m["agent_steps"] = float64(o.steps)
-	m["max_thr_mbps"] = o.feat.maxThr * 8 / 1e6
+	m["max_thr_mbps"] = o.feat.peak.Max() * 8 / 1e6
 	return m
 }

@@ -36,7 +36,7 @@ const (
 // Features turns monitor periods into the policy's input. It is exported
 // because learn/sage computes the same features for heuristic runs.
 type Features struct {
-	maxThr  float64 // bytes/s
+	peak    monitor.Peak
 	prevThr float64
 	hist    [Window * NumFeatures]float32
 }
@@ -44,21 +44,16 @@ type Features struct {
 // Observe folds period iv (last: the log2 window ratio applied after the
 // previous period) into the window of features, shifting it by one.
 func (f *Features) Observe(iv *monitor.Interval, last float64) {
-	thr := iv.Throughput()
-	f.maxThr = max(f.maxThr, thr)
+	thr, ratio := f.peak.Observe(iv)
 	avg, minRTT := iv.AvgRTT(), iv.MinRTT
 	var s [NumFeatures]float64
-	if f.maxThr > 0 {
-		s[fThr] = thr / f.maxThr
-		if minRTT > 0 {
-			s[fCWnd] = min(float64(iv.CWnd)/(f.maxThr*minRTT.Seconds()), cwndCap)
-		}
-	}
-	s[fLoss] = LossFraction(iv)
+	s[fThr] = ratio
+	s[fCWnd] = min(iv.CWndBDP(f.peak.Max()), cwndCap)
+	s[fLoss] = iv.LossFraction()
 	if avg > 0 && minRTT > 0 {
 		s[fRTTRatio] = min(float64(minRTT)/float64(avg), 1)
-		s[fDelay] = min(max(float64(avg-minRTT), 0)/float64(minRTT), delayCap)
 	}
+	s[fDelay] = min(iv.QueueDelay(), delayCap)
 	if f.prevThr > 0 {
 		s[fThrRatio] = min(thr/f.prevThr, ratioCap)
 	}
@@ -78,15 +73,7 @@ func (f *Features) Observe(iv *monitor.Interval, last float64) {
 func (f *Features) State() []float32 { return f.hist[:] }
 
 // MaxThr is the largest period throughput seen, bytes/s.
-func (f *Features) MaxThr() float64 { return f.maxThr }
-
-// LossFraction is the share of the period's bytes marked lost.
-func LossFraction(iv *monitor.Interval) float64 {
-	if t := iv.AckedBytes + iv.LostBytes; t > 0 {
-		return float64(iv.LostBytes) / float64(t)
-	}
-	return 0
-}
+func (f *Features) MaxThr() float64 { return f.peak.Max() }
 
 // Reward constants (sage.cc, single-flow reward).
 const (

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 
 	"github.com/leolab/leolab/cc"
 )
@@ -151,21 +150,5 @@ func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 // configPolicy is the policy cfg names under ParamModel, or without one
 // the embedded policy (which must parse).
 func configPolicy(cfg cc.Config) (*Policy, error) {
-	path := cfg.File(ParamModel)
-	if path == "" {
-		p, err := ParsePolicy("cc/sage/policy.json", defaultPolicyJSON)
-		if err != nil {
-			panic("leolab BUG: embedded sage policy: " + err.Error())
-		}
-		return p, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("sage: %w", err)
-	}
-	p, err := ParsePolicy(path, data)
-	if err != nil {
-		return nil, fmt.Errorf("sage: %w", err)
-	}
-	return p, nil
+	return cc.LoadModel(cfg, "sage", ParamModel, "cc/sage/policy.json", defaultPolicyJSON, ParsePolicy)
 }

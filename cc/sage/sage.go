@@ -151,5 +151,5 @@ func (s *Sage) PacingRate() float64 { return 0 }
 // slow_start and max_thr_mbps.
 func (s *Sage) Inspect() map[string]float64 {
 	return map[string]float64{"action": s.last, "agent_steps": float64(s.steps),
-		"slow_start": cc.Flag(s.slow), "max_thr_mbps": s.feat.maxThr * 8 / 1e6}
+		"slow_start": cc.Flag(s.slow), "max_thr_mbps": s.feat.MaxThr() * 8 / 1e6}
 }

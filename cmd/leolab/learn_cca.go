@@ -21,6 +21,7 @@ type trainCCAFlags struct {
 	val                       int
 	episode                   time.Duration
 	out                       string
+	leo                       bool
 }
 
 // trainableCCAs are the learned controllers `learn train-cca` retrains.
@@ -64,6 +65,16 @@ policy (the second to fourth starting in the first half) on 10–50 Mbit/s,
 flows' utilisation, its delay and loss and its deviation from the mean rate.
 Its defaults differ (learn/td3 AstraeaTrainConfig; flags left unset take them).
 
+--leo (orca, astraea; default off) draws every episode on the simulated
+Starlink downlink (profile starlink) of a city drawn uniformly from the
+calibration cities (sydney, mumbai, ohio, london, saopaulo; Tokyo is held
+out) instead of a dumbbell: the access link's 15 s reconfigurations, its
+allocation and head-drop queue replace the drawn rate, RTT, buffer and loss
+(learn/rlenv Dist.LEO); competitors are drawn as without it. Astraea's reward
+then measures utilisation against the largest aggregate seen in the episode,
+the path having no fixed rate. Sage does not take it: its pool's reward is
+against the link's rate.
+
 sage: offline, no interaction while learning (learn/sage): a pool of runs of
 leolab's heuristic controllers (cubic, reno, vegas, bbr1, bbr3, hybla, copa;
 --episodes runs of each, default 8) on the same dumbbells without competitors,
@@ -81,7 +92,8 @@ Same flags → same bytes. The defaults rebuild the embedded weights:
 Progress goes to stderr; the weights to --out (- for stdout).`,
 		Example: `  leolab learn train-cca orca --out cc/orca/actor.json
   leolab learn train-cca sage --episodes 2 --updates 200 --out /tmp/policy.json
-  leolab learn train-cca orca --rounds 4 --episodes 4 --out /tmp/actor.json`,
+  leolab learn train-cca orca --rounds 4 --episodes 4 --out /tmp/actor.json
+  leolab learn train-cca orca --leo --out /tmp/orca-leo.json`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runTrainCCA(cmd, args, &f) },
 	}
 	c.Flags().Uint64Var(&f.seed, "seed", d.Seed, "training seed")
@@ -92,6 +104,7 @@ Progress goes to stderr; the weights to --out (- for stdout).`,
 	c.Flags().IntVar(&f.val, "validation", d.ValEpisodes, "validation episodes (every 5 rounds and at the end; 0: keep the last actor)")
 	c.Flags().DurationVar(&f.episode, "episode", rlenv.DefaultDist().Duration, "episode length")
 	c.Flags().StringVar(&f.out, "out", "-", "write the weights to `FILE` (- for stdout)")
+	c.Flags().BoolVar(&f.leo, "leo", false, "episodes on the Starlink downlink of a calibration city instead of dumbbells (orca, astraea)")
 	return c
 }
 
@@ -123,6 +136,7 @@ func runTrainCCA(cmd *cobra.Command, args []string, f *trainCCAFlags) error {
 	}
 	dist := setup.dist
 	dist.Duration = f.episode
+	dist.LEO = f.leo
 	if err := dist.Validate(); err != nil {
 		return badInput("learn train-cca: --episode %v: %v", f.episode, err)
 	}
@@ -145,6 +159,9 @@ func runTrainCCA(cmd *cobra.Command, args []string, f *trainCCAFlags) error {
 		"episode":    f.episode.String(),
 		"best_round": strconv.Itoa(res.BestRound),
 		"note":       "retrained here; the authors' weights are not used",
+	}
+	if f.leo { // absent by default, so default runs rebuild the embedded files
+		meta["leo"] = "true"
 	}
 	b, err := json.Marshal(res.Agent.ActorFileOf(res.Actor, meta))
 	if err != nil {

@@ -68,10 +68,55 @@ func TestTrainCCABadInput(t *testing.T) {
 		{[]string{"orca", "--workers", "0"}, "workers"},
 		{[]string{"orca", "--episode", "10ms"}, "--episode 10ms"},
 		{[]string{"orca", "--rounds", "1", "--episodes", "1", "--episode", "1s", "--out", "/nonexistent/dir/a.json"}, "--out"},
+		{[]string{"orca", "--leo=maybe"}, "--leo"},
+		{[]string{"astraea", "--leo=2"}, "--leo"},
+		{[]string{"sage", "--leo"}, "--leo does not apply"},
 	} {
 		code, _, stderr := trainCCA(c.args...)
 		if code != exitBadInput || !strings.Contains(stderr, c.want) {
 			t.Errorf("train-cca %v: exit %d, stderr %q; want 2 naming %q", c.args, code, stderr, c.want)
+		}
+	}
+}
+
+// --leo trains on the Starlink path: a tiny Orca run (one 2 s episode
+// per round) writes an actor cc/orca loads, marked leo in its meta, and
+// its log shows the episodes had no fixed link rate (td3 reports
+// utilisation 0 exactly on the Starlink path), while the same run on
+// dumbbells fills part of its links and has no leo key in its meta (so
+// default runs still rebuild the embedded files).
+func TestTrainCCALEO(t *testing.T) {
+	args := []string{"orca", "--rounds", "2", "--episodes", "1", "--updates", "5", "--episode", "2s", "--validation", "1"}
+	code, leo, leoLog := trainCCA(append(args, "--leo")...)
+	if code != 0 {
+		t.Fatalf("--leo: exit %d: %s", code, leoLog)
+	}
+	if _, err := actor.Parse("stdout", orca.StateDim, []byte(leo)); err != nil {
+		t.Fatal(err)
+	}
+	code, plain, plainLog := trainCCA(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, plainLog)
+	}
+	var fl, fp actor.File
+	if err := json.Unmarshal([]byte(leo), &fl); err != nil || fl.Meta["leo"] != "true" {
+		t.Fatalf("--leo meta %v (%v)", fl.Meta, err)
+	}
+	if err := json.Unmarshal([]byte(plain), &fp); err != nil || fp.Meta["leo"] != "" {
+		t.Fatalf("meta without --leo %v (%v)", fp.Meta, err)
+	}
+	const val = "validation reward"
+	for _, c := range []struct {
+		name, log string
+		want      bool
+	}{{"--leo", leoLog, true}, {"dumbbells", plainLog, false}} {
+		i := strings.Index(c.log, val)
+		if i < 0 {
+			t.Fatalf("%s: no validation in the log:\n%s", c.name, c.log)
+		}
+		line, _, _ := strings.Cut(c.log[i:], "\n")
+		if got := strings.Contains(line, "utilisation 0.000,"); got != c.want {
+			t.Errorf("%s: validation utilisation 0 is %v, want %v:\n%s", c.name, got, c.want, c.log)
 		}
 	}
 }

@@ -17,6 +17,9 @@ func runTrainSage(cmd *cobra.Command, f *trainCCAFlags) error {
 	if fl.Changed("rounds") {
 		return badInput("learn train-cca sage: --rounds does not apply (sage learns offline: --episodes pool runs per heuristic, --updates CRR steps)")
 	}
+	if f.leo {
+		return badInput("learn train-cca sage: --leo does not apply (the pool's reward and the validation's utilisation are against the link's rate, which the Starlink path does not have; --leo: orca, astraea)")
+	}
 	tc := lsage.DefaultTrainConfig()
 	tc.CRR.Seed = f.seed
 	if fl.Changed("episodes") {

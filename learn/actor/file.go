@@ -3,7 +3,6 @@ package actor
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 
 	"github.com/leolab/leolab/cc"
 )
@@ -46,25 +45,12 @@ func Parse(name string, dim int, data []byte) (*Actor, error) {
 }
 
 // FromConfig is the actor of a learned controller named scheme with dim
-// inputs: the actor file cfg names under param (cc.Config.Files), or
-// without one the embedded actor (embeddedName, embedded), which must
-// parse: it ships with the binary, so a failure is a bug.
+// inputs: the actor file cfg names under param (cc.Config.Files, read by
+// cc.LoadModel), or without one the embedded actor (embeddedName,
+// embedded), which must parse: it ships with the binary, so a failure is
+// a bug.
 func FromConfig(cfg cc.Config, param, scheme string, dim int, embeddedName string, embedded []byte) (*Actor, error) {
-	path := cfg.File(param)
-	if path == "" {
-		a, err := Parse(embeddedName, dim, embedded)
-		if err != nil {
-			panic("leolab BUG: embedded " + scheme + " actor: " + err.Error())
-		}
-		return a, nil
-	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", scheme, param, err)
-	}
-	a, err := Parse(path, dim, data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %s: %w", scheme, param, err)
-	}
-	return a, nil
+	return cc.LoadModel(cfg, scheme, param, embeddedName, embedded, func(name string, data []byte) (*Actor, error) {
+		return Parse(name, dim, data)
+	})
 }
