@@ -2,8 +2,8 @@ package cc
 
 import (
 	"fmt"
-	"io"
-	"os"
+
+	"github.com/leolab/leolab/internal/bounded"
 )
 
 // MaxModelBytes bounds a model file read into memory: GPT-2 124M's
@@ -17,25 +17,12 @@ const MaxModelBytes = 1 << 31
 // read and again on the bytes read (a file that grows, or a device with
 // no size), never against a number inside the file. Errors name the path.
 func ReadModelFile(path string) ([]byte, error) {
-	st, err := os.Stat(path)
+	data, over, err := bounded.ReadFile(path, MaxModelBytes)
 	if err != nil {
 		return nil, err
 	}
-	tooBig := fmt.Errorf("%s: more than the %d bytes a model file may have", path, int64(MaxModelBytes))
-	if st.Size() > MaxModelBytes {
-		return nil, tooBig
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxModelBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(data) > MaxModelBytes {
-		return nil, tooBig
+	if over {
+		return nil, fmt.Errorf("%s: more than the %d bytes a model file may have", path, int64(MaxModelBytes))
 	}
 	return data, nil
 }

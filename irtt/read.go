@@ -9,6 +9,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/leolab/leolab/internal/bounded"
 	"github.com/leolab/leolab/internal/quantity"
 )
 
@@ -165,11 +166,11 @@ func gunzip(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	limit := int64(len(data)) * maxGzipRatio
-	out, err := io.ReadAll(io.LimitReader(zr, limit+1))
+	out, over, err := bounded.Read(zr, limit)
 	if err != nil {
 		return nil, err
 	}
-	if int64(len(out)) > limit {
+	if over {
 		return nil, fmt.Errorf("decompresses to more than %d× its %d bytes: not an irtt capture", maxGzipRatio, len(data))
 	}
 	return out, nil

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/leolab/leolab/internal/bounded"
 	"github.com/leolab/leolab/internal/fileerr"
 )
 
@@ -102,11 +103,11 @@ type ScheduleFileError = fileerr.Error
 // serving, gateway, hops and isls when present. Slots must start at
 // strictly increasing times and the delays be finite, 0..10 s.
 func ReadSchedule(file string, r io.Reader) ([]SlotPath, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxScheduleFileBytes+1))
+	data, over, err := bounded.Read(r, MaxScheduleFileBytes)
 	if err != nil {
 		return nil, &ScheduleFileError{File: file, Msg: err.Error()}
 	}
-	if len(data) > MaxScheduleFileBytes {
+	if over {
 		return nil, &ScheduleFileError{File: file, Msg: fmt.Sprintf("larger than %d MiB", MaxScheduleFileBytes>>20)}
 	}
 	var slots []SlotPath

@@ -5,9 +5,10 @@ import (
 	"compress/gzip"
 	"embed"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/leolab/leolab/internal/bounded"
 )
 
 //go:embed leoem/*.gz leoem/LICENSE leoem/README.md
@@ -38,9 +39,12 @@ func WriteLeoEM(dir string) error {
 		if err != nil {
 			return fmt.Errorf("paper002: %s: %w", name, err)
 		}
-		data, err := io.ReadAll(io.LimitReader(zr, maxLeoEMBytes))
+		data, over, err := bounded.Read(zr, maxLeoEMBytes)
 		if err != nil {
 			return fmt.Errorf("paper002: %s: %w", name, err)
+		}
+		if over {
+			return fmt.Errorf("paper002: %s: decompresses to more than %d bytes", name, maxLeoEMBytes)
 		}
 		if err := writeIfChanged(filepath.Join(out, name), data); err != nil {
 			return err

@@ -2,8 +2,8 @@ package scenario
 
 import (
 	"fmt"
-	"io"
-	"os"
+
+	"github.com/leolab/leolab/internal/bounded"
 )
 
 // MaxFileBytes bounds a scenario or campaign file. The YAML parser holds
@@ -16,17 +16,12 @@ const MaxFileBytes = 2 << 20
 // ReadFile reads a scenario or campaign file, refusing one larger than
 // MaxFileBytes before holding it in memory.
 func ReadFile(file string) ([]byte, error) {
-	f, err := os.Open(file)
+	data, over, err := bounded.ReadFile(file, MaxFileBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if err := checkSize(file, data); err != nil {
-		return nil, err
+	if over {
+		return nil, tooBig(file)
 	}
 	return data, nil
 }
@@ -34,7 +29,11 @@ func ReadFile(file string) ([]byte, error) {
 // checkSize refuses input beyond MaxFileBytes.
 func checkSize(file string, data []byte) error {
 	if len(data) > MaxFileBytes {
-		return &Error{File: file, Msg: fmt.Sprintf("larger than %d bytes (2 MiB): a file of %d flows with parameters is under 1 MB", MaxFileBytes, MaxFlows)}
+		return tooBig(file)
 	}
 	return nil
+}
+
+func tooBig(file string) error {
+	return &Error{File: file, Msg: fmt.Sprintf("larger than %d bytes (2 MiB): a file of %d flows with parameters is under 1 MB", MaxFileBytes, MaxFlows)}
 }
