@@ -35,8 +35,13 @@ retransmissions and queuing delay of the window. The label is the argmax; the
 row also keeps every gain's reward (gain_rewards) and label_source
 "counterfactual". The row labelled is the last interval that ended before the
 decision (what the controller knew); the other rows keep their surrogate
-labels and serve as the traces' history. Writes the pool as JSON lines for
-learn train --labels counterfactual; progress and, per phase, how often the
+labels and serve as the traces' history. --replays K scores each gain as the
+mean reward of K replays with the held gain dithered evenly within ±0.5 %:
+a 0.1 % change of the pacing rate can move one cycle's reward by more than
+the gap between the best and second-best gain (packets cross the link's frame
+boundaries), and the mean over the dither is what a gain can expect; --noise
+measures that, replaying each best gain at g·(1+1e-3). Writes the pool as JSON
+lines for learn train --labels counterfactual; progress and, per phase, how often the
 label differs from the surrogate's (eq. 17), eq. 3's gain and the majority
 go to stderr.
 
@@ -68,6 +73,9 @@ func runLearnLabel(cmd *cobra.Command, args []string, f *learnLabelFlags) error 
 	}
 	if f.seeds < 1 || f.seeds > 1000 {
 		return badInput("learn label: --seeds %d is out of range (allowed: 1..1000)", f.seeds)
+	}
+	if f.opt.Replays < 1 {
+		return badInput("learn label: --replays %d is out of range (allowed: 1..%d)", f.opt.Replays, counterfactual.MaxReplays)
 	}
 	if err := f.opt.Validate(); err != nil {
 		return badInput("learn label: %v", err)
