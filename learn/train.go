@@ -140,6 +140,42 @@ type PhaseEval struct {
 	// Majority is the accuracy of always predicting the most frequent
 	// label of these examples (the baseline a model must beat).
 	Majority float64
+	// CE is the mean cross-entropy −ln p(label) of the model's softmax,
+	// nats; PriorCE the same for the best constant predictor, the label
+	// frequencies of a training set (NaN until SetPrior).
+	CE, PriorCE float64
+}
+
+// SetPrior scores, on each evaluation's examples ex, the constant
+// predictor of train's label frequencies per phase, smoothed by adding ½
+// to every gain's count (the Krichevsky–Trofimov estimator: a gain never
+// seen in training gets a finite cross-entropy).
+func SetPrior(evs []PhaseEval, train, ex []Example) {
+	for i := range evs {
+		ph := evs[i].Phase
+		gains := Feasible(ph)
+		c := make([]float64, len(gains))
+		n := 0.0
+		for k := range c {
+			c[k] = 0.5
+			n += 0.5
+		}
+		for _, e := range train {
+			if k := slices.Index(gains, e.Label); e.Phase == ph && k >= 0 {
+				c[k]++
+				n++
+			}
+		}
+		var ce float64
+		m := 0
+		for _, e := range ex {
+			if k := slices.Index(gains, e.Label); e.Phase == ph && k >= 0 {
+				ce -= math.Log(c[k] / n)
+				m++
+			}
+		}
+		evs[i].PriorCE = ce / float64(m)
+	}
 }
 
 // Accuracy is Correct/N (NaN without examples).
@@ -150,7 +186,7 @@ func Evaluate(m *lmbbr.Model, ex []Example) []PhaseEval {
 	var out []PhaseEval
 	for _, ph := range []Phase{Up, Down} {
 		gains := Feasible(ph)
-		ev := PhaseEval{Phase: ph, Confusion: make([][]int, len(gains))}
+		ev := PhaseEval{Phase: ph, Confusion: make([][]int, len(gains)), PriorCE: math.NaN()}
 		for i := range ev.Confusion {
 			ev.Confusion[i] = make([]int, len(gains))
 		}
@@ -170,9 +206,13 @@ func Evaluate(m *lmbbr.Model, ex []Example) []PhaseEval {
 				ev.Confusion[li][pi]++
 				count[li]++
 			}
+			if li >= 0 {
+				ev.CE -= math.Log(m.Phases[phaseKeys[ph]].Probs(e.X)[li])
+			}
 		}
 		if ev.N > 0 {
 			ev.MAE /= float64(ev.N)
+			ev.CE /= float64(ev.N)
 			ev.Majority = float64(slices.Max(count)) / float64(ev.N)
 		}
 		out = append(out, ev)

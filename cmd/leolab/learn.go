@@ -272,6 +272,11 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 		heEv := learn.Evaluate(m, held)
 		info.HeldAcc = learn.EvalJSON(heEv)
 		report("held-out "+f.holdout, heEv)
+		learn.SetPrior(heEv, train, held)
+		for _, e := range heEv {
+			fmt.Fprintf(cmd.ErrOrStderr(), "leolab: learn train: held-out %s %v: cross-entropy %.4f nats (training label prior %.4f); confusion (label × predicted, gains %v) %v\n",
+				f.holdout, e.Phase, e.CE, e.PriorCE, learn.Feasible(e.Phase), e.Confusion)
+		}
 	}
 	data, err := learn.MarshalModel(m, info)
 	if err != nil {

@@ -35,8 +35,13 @@ retransmissions and queuing delay of the window. The label is the argmax; the
 row also keeps every gain's reward (gain_rewards) and label_source
 "counterfactual". The row labelled is the last interval that ended before the
 decision (what the controller knew); the other rows keep their surrogate
-labels and serve as the traces' history. Writes the pool as JSON lines for
-learn train --labels counterfactual; progress and, per phase, how often the
+labels and serve as the traces' history. --replays K scores each gain as the
+mean reward of K replays with the held gain dithered evenly within ±0.5 %:
+a 0.1 % change of the pacing rate can move one cycle's reward by more than
+the gap between the best and second-best gain (packets cross the link's frame
+boundaries), and the mean over the dither is what a gain can expect; --noise
+measures that, replaying each best gain at g·(1+1e-3). Writes the pool as JSON
+lines for learn train --labels counterfactual; progress and, per phase, how often the
 label differs from the surrogate's (eq. 17), eq. 3's gain and the majority
 go to stderr.
 
@@ -55,6 +60,8 @@ with --holdout tokyo, e.g.
 	fl.DurationVar(&f.duration, "duration", 60*time.Second, "length of each simulated run")
 	fl.IntVar(&f.opt.Every, "every", 2, "sample a decision every K-th ProbeBW cycle (UP at cycles 0, K…, DOWN at K/2, K/2+K…)")
 	fl.IntVar(&f.opt.Workers, "workers", 2, "simulations at once")
+	fl.IntVar(&f.opt.Replays, "replays", 1, "score each gain as the mean reward of K replays with the gain dithered within ±0.5 % (1: the gain alone)")
+	fl.BoolVar(&f.opt.Noise, "noise", false, "also replay each best gain at g·(1+1e-3) and report, per phase, the median margin (best − second-best reward) against that label noise")
 	fl.DurationVar(&f.opt.Horizon, "horizon", counterfactual.DefaultHorizon, "longest replay past a decision")
 	fl.StringVar(&f.out, "out", "", "write the pool to `FILE` instead of stdout")
 	return c
@@ -66,6 +73,9 @@ func runLearnLabel(cmd *cobra.Command, args []string, f *learnLabelFlags) error 
 	}
 	if f.seeds < 1 || f.seeds > 1000 {
 		return badInput("learn label: --seeds %d is out of range (allowed: 1..1000)", f.seeds)
+	}
+	if f.opt.Replays < 1 {
+		return badInput("learn label: --replays %d is out of range (allowed: 1..%d)", f.opt.Replays, counterfactual.MaxReplays)
 	}
 	if err := f.opt.Validate(); err != nil {
 		return badInput("learn label: %v", err)
@@ -93,6 +103,14 @@ func runLearnLabel(cmd *cobra.Command, args []string, f *learnLabelFlags) error 
 	if err != nil {
 		return fmt.Errorf("learn label: %w", err)
 	}
+	nd := 0
+	for _, l := range ls {
+		nd += len(l.Decisions) + l.Uninformative
+	}
+	if nd > 0 {
+		fmt.Fprintf(stderr, "leolab: learn label: %d decisions in %.0fs (%.2fs of simulation per decision with the base runs, --workers %d)\n",
+			nd, time.Since(start).Seconds(), time.Since(start).Seconds()*float64(f.opt.Workers)/float64(nd), f.opt.Workers)
+	}
 	pool := learn.NewPool()
 	same := 0
 	for _, l := range ls {
@@ -107,8 +125,12 @@ func runLearnLabel(cmd *cobra.Command, args []string, f *learnLabelFlags) error 
 			fmt.Fprintf(stderr, "leolab: learn label: %v: no decisions\n", s.Phase)
 			continue
 		}
-		fmt.Fprintf(stderr, "leolab: learn label: %v: %d labels %v over gains %v; differ from surrogate eq. 17 %.1f%%, eq. 3 %.1f%%, majority %g %.1f%%\n",
-			s.Phase, s.N, s.Counts, learn.Feasible(s.Phase), pct(s.DiffSurrogate, s.N), pct(s.DiffMapped, s.N), s.Majority, pct(s.DiffMajority, s.N))
+		fmt.Fprintf(stderr, "leolab: learn label: %v: %d labels %v over gains %v (entropy %.2f bits); differ from surrogate eq. 17 %.1f%%, eq. 3 %.1f%%, majority %g %.1f%%\n",
+			s.Phase, s.N, s.Counts, learn.Feasible(s.Phase), s.Entropy, pct(s.DiffSurrogate, s.N), pct(s.DiffMapped, s.N), s.Majority, pct(s.DiffMajority, s.N))
+		if f.opt.Noise {
+			fmt.Fprintf(stderr, "leolab: learn label: %v: median margin %.4f, median noise %.4f, margin above noise in %d of %d (--replays %d)\n",
+				s.Phase, s.Margin, s.Noise, s.AboveNoise, s.N, max(f.opt.Replays, 1))
+		}
 	}
 	var buf bytes.Buffer
 	if err := pool.WriteJSONL(&buf); err != nil {

@@ -74,6 +74,8 @@ func TestLearnLabelBadInput(t *testing.T) {
 		{[]string{"label", "--duration", "1s"}, "--duration 1s is out of range"},
 		{[]string{"label", "--direction", "sideways"}, `--direction "sideways"`},
 		{[]string{"label", "--seeds", "0"}, "--seeds 0 is out of range"},
+		{[]string{"label", "--replays", "0"}, "--replays 0 is out of range (allowed: 1..64)"},
+		{[]string{"label", "--replays", "65"}, "--replays 65 is out of range (allowed: 1..64)"},
 		{[]string{"train", os.DevNull, "--labels", "oracle"}, `label source "oracle" (allowed: surrogate, counterfactual)`},
 	} {
 		c := newLearnCmd()

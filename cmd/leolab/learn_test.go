@@ -205,7 +205,8 @@ func TestLearnTrainHoldout(t *testing.T) {
 	outPath := filepath.Join(dir, "model.json")
 	if _, stderr, err := learnTrain(t, in, "--holdout", "tokyo", "--out", outPath); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
-	} else if !strings.Contains(stderr, "held-out tokyo UP: 8 rows") || !strings.Contains(stderr, "train DOWN: 4 rows") {
+	} else if !strings.Contains(stderr, "held-out tokyo UP: 8 rows") || !strings.Contains(stderr, "train DOWN: 4 rows") ||
+		!strings.Contains(stderr, "held-out tokyo UP: cross-entropy ") || !strings.Contains(stderr, "(training label prior ") {
 		t.Errorf("stderr:\n%s", stderr)
 	}
 	data, err := os.ReadFile(outPath)

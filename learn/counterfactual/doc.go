@@ -13,6 +13,14 @@
 // RTT samples. Eq. 16's reward is scored on those measurements (reward.go),
 // the argmax is the counterfactual label, and every gain's reward is kept.
 //
+// One replay's reward is a deterministic but erratic function of the gain:
+// a 0.1 % change of the pacing rate moves packets across the link's frame
+// boundaries. Options.Replays K scores each gain as the mean of K replays
+// with the held gain dithered within ±DitherWidth (0.5 %, inside every
+// gain's own bin), the reward a gain can expect over a frame alignment no
+// sender controls; Options.Noise measures each label's resolution by
+// replaying its best gain at g·(1+NoiseStep) with the same dither.
+//
 // Files: probe.go the controller wrapper that counts and overrides,
 // replay.go the base run and the replays, reward.go the measured reward,
 // label.go decision sampling, parallel replays and the labelled pool rows.

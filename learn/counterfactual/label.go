@@ -2,6 +2,7 @@ package counterfactual
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -19,6 +20,15 @@ type Options struct {
 	Workers int
 	// Horizon bounds each replay past its decision (DefaultHorizon if 0).
 	Horizon time.Duration
+	// Replays K scores each gain as the mean reward of K replays whose
+	// held gain is dithered by the offsets of Dither(K) (0 or 1: one
+	// replay at the gain itself, the labels of before).
+	Replays int
+	// Noise also replays each decision's best gain at g·(1+NoiseStep)
+	// with the same K offsets and records how far its mean reward moved
+	// (Decision.Noise): the label's own resolution, to compare with the
+	// margin between the best and second-best gain.
+	Noise bool
 	// Params are the reward's (learn.DefaultParams()).
 	Params learn.Params
 	// Progress, when set, is called after each run and replay with the
@@ -30,7 +40,41 @@ type Options struct {
 const (
 	MaxEvery   = 1000
 	MaxWorkers = 256
+	MaxReplays = 64
 )
+
+// DitherWidth is the half-width of the relative gain dither of Replays:
+// the K replays of gain g hold g·(1+ε_k) with ε_k evenly spaced in
+// (−DitherWidth, +DitherWidth). Why dither the gain: the simulator is
+// deterministic, and a 0.1 % change of the pacing rate moves packets
+// across the link's frame boundaries and changes a cycle's reward by as
+// much as the gap between neighbouring gains (measured, learn label
+// --noise); the alignment of a flow's packets to the frames is neither
+// observed nor controlled by a sender, whose pacing rate is the gain
+// times a bandwidth estimate that itself moves by more than 0.5 % from
+// one round to the next. The mean over the dither is the reward a gain
+// can expect over that alignment. 0.5 % keeps every dithered gain nearer
+// its own gain than any other: the closest feasible gains are 0.96 and
+// 0.98, 2.1 % apart (learn.Actions), and 0.98·1.005 < 0.99.
+const DitherWidth = 0.005
+
+// NoiseStep is the relative gain step of Options.Noise: 0.1 %, a fifth of
+// DitherWidth, far below any gain spacing, so the reward's change is the
+// label's deterministic sensitivity, not a different gain's effect.
+const NoiseStep = 1e-3
+
+// Dither returns the K relative offsets ε_k of Replays: ε_k =
+// DitherWidth·(2(k+½)/K − 1), k = 0..K−1 (0 alone when K ≤ 1).
+func Dither(k int) []float64 {
+	if k <= 1 {
+		return []float64{0}
+	}
+	out := make([]float64, k)
+	for i := range out {
+		out[i] = DitherWidth * (2*(float64(i)+0.5)/float64(k) - 1)
+	}
+	return out
+}
 
 // Validate names each bad option as its flag of leolab learn label.
 func (o *Options) Validate() error {
@@ -39,6 +83,9 @@ func (o *Options) Validate() error {
 	}
 	if o.Workers < 1 || o.Workers > MaxWorkers {
 		return fmt.Errorf("--workers %d is out of range (allowed: 1..%d)", o.Workers, MaxWorkers)
+	}
+	if o.Replays < 0 || o.Replays > MaxReplays {
+		return fmt.Errorf("--replays %d is out of range (allowed: 1..%d)", o.Replays, MaxReplays)
 	}
 	if o.Horizon < 0 || o.Horizon > time.Minute {
 		return fmt.Errorf("--horizon %v is out of range (allowed: 0 for %v, up to 1m)", o.Horizon, DefaultHorizon)
@@ -62,6 +109,9 @@ type Decision struct {
 	Row      int
 	Outcomes []Outcome // Feasible(Phase), ascending
 	Best     int       // index of the largest reward; ties go to the lower gain
+	// Noise is |mean reward of the best gain at g·(1+NoiseStep) − its
+	// mean reward| with Options.Noise (0 without).
+	Noise float64
 	// Surrogate is eq. 17's label for the row in the same phase, and
 	// Mapped eq. 3's: what the label replaces.
 	Surrogate, Mapped float64
@@ -118,30 +168,90 @@ func Label(srcs []Source, opt Options) ([]Labelled, error) {
 	if err != nil {
 		return nil, err
 	}
-	type job struct{ src, dec, gain int }
+	eps := Dither(opt.Replays)
+	type job struct{ src, dec, gain, rep int }
 	var jobs []job
 	for i := range out {
 		for d, dec := range out[i].Decisions {
 			for g := range learn.Feasible(dec.Phase) {
-				jobs = append(jobs, job{i, d, g})
+				for k := range eps {
+					jobs = append(jobs, job{i, d, g, k})
+				}
 			}
 		}
 	}
+	// each replay's outcome, by decision, gain and offset; averaged after
+	scored := make([][][]Outcome, len(out))
+	for i := range out {
+		scored[i] = make([][]Outcome, len(out[i].Decisions))
+		for d, dec := range out[i].Decisions {
+			scored[i][d] = make([]Outcome, len(dec.Outcomes)*len(eps))
+		}
+	}
 	prog.add(len(jobs), 0)
+	replay := func(src, d int, g, eps float64) (Outcome, error) {
+		dec := &out[src].Decisions[d]
+		w, err := Replay(srcs[src].Build, dec.Entry, g*(1+eps), horizon)
+		if err != nil {
+			return Outcome{}, fmt.Errorf("%s: %w", srcs[src].Pool.Flow, err)
+		}
+		o := Score(g*(1+eps), w, out[src].Rows[dec.Row].Refs, intervals[src], opt.Params)
+		o.Gain = g
+		return o, nil
+	}
 	err = parallel(len(jobs), opt.Workers, func(j int) error {
 		jb := jobs[j]
 		dec := &out[jb.src].Decisions[jb.dec]
-		g := learn.Feasible(dec.Phase)[jb.gain]
-		w, err := Replay(srcs[jb.src].Build, dec.Entry, g, horizon)
+		o, err := replay(jb.src, jb.dec, learn.Feasible(dec.Phase)[jb.gain], eps[jb.rep])
 		if err != nil {
-			return fmt.Errorf("%s: %w", srcs[jb.src].Pool.Flow, err)
+			return err
 		}
-		dec.Outcomes[jb.gain] = Score(g, w, out[jb.src].Rows[dec.Row].Refs, intervals[jb.src], opt.Params)
+		scored[jb.src][jb.dec][jb.gain*len(eps)+jb.rep] = o
 		prog.add(0, 1)
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	for i := range out {
+		for d := range out[i].Decisions {
+			dec := &out[i].Decisions[d]
+			for g := range dec.Outcomes {
+				dec.Outcomes[g] = Mean(scored[i][d][g*len(eps) : (g+1)*len(eps)])
+			}
+			dec.Best = best(dec.Outcomes)
+		}
+	}
+	if opt.Noise {
+		var njobs []job
+		for i := range out {
+			for d, dec := range out[i].Decisions {
+				for k := range eps {
+					njobs = append(njobs, job{i, d, dec.Best, k})
+				}
+			}
+		}
+		prog.add(len(njobs), 0)
+		moved := make([]Outcome, len(njobs))
+		err = parallel(len(njobs), opt.Workers, func(j int) error {
+			jb := njobs[j]
+			g := out[jb.src].Decisions[jb.dec].Outcomes[jb.gain].Gain
+			o, err := replay(jb.src, jb.dec, g*(1+NoiseStep), eps[jb.rep])
+			if err != nil {
+				return err
+			}
+			moved[j] = o
+			prog.add(0, 1)
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		for j := 0; j < len(njobs); j += len(eps) {
+			jb := njobs[j]
+			dec := &out[jb.src].Decisions[jb.dec]
+			dec.Noise = math.Abs(Mean(moved[j:j+len(eps)]).Reward - dec.Outcomes[dec.Best].Reward)
+		}
 	}
 	for i := range out {
 		kept := out[i].Decisions[:0]
@@ -213,15 +323,12 @@ func sample(b *BaseRun, rows []learn.Row, every int, horizon time.Duration) []De
 // its first ACK, before the gain paced anything) carries no label: apply
 // leaves the row alone and reports false.
 func apply(d *Decision, r *learn.Row, p learn.Params) bool {
-	d.Best = 0
+	d.Best = best(d.Outcomes)
 	rewards := make([]float64, len(d.Outcomes))
 	same := true
 	for i, o := range d.Outcomes {
 		rewards[i] = o.Reward
 		same = same && o.Reward == d.Outcomes[0].Reward
-		if o.Reward > d.Outcomes[d.Best].Reward {
-			d.Best = i
-		}
 	}
 	if same {
 		return false
@@ -232,6 +339,43 @@ func apply(d *Decision, r *learn.Row, p learn.Params) bool {
 	r.MappedReward = r.Refs.Reward(d.Mapped, p)
 	r.LabelSource, r.GainRewards = learn.LabelCounterfactual, rewards
 	return true
+}
+
+// best is the index of the largest reward; ties go to the lower gain.
+func best(os []Outcome) int {
+	b := 0
+	for i, o := range os {
+		if o.Reward > os[b].Reward {
+			b = i
+		}
+	}
+	return b
+}
+
+// Mean averages the replays of one gain: every measured quantity and the
+// reward are means over the replays, Spread is the rewards' sample
+// standard deviation (0 for one replay), Window is the first replay's.
+func Mean(os []Outcome) Outcome {
+	if len(os) == 1 {
+		return os[0]
+	}
+	m := Outcome{Gain: os[0].Gain, Window: os[0].Window}
+	n := float64(len(os))
+	var qd float64
+	for _, o := range os {
+		m.Throughput += o.Throughput / n
+		m.Retransmits += o.Retransmits / n
+		qd += o.QueueDelay.Seconds() / n
+		m.U += o.U / n
+		m.Reward += o.Reward / n
+	}
+	m.QueueDelay = time.Duration(qd * float64(time.Second))
+	var ss float64
+	for _, o := range os {
+		ss += (o.Reward - m.Reward) * (o.Reward - m.Reward)
+	}
+	m.Spread = math.Sqrt(ss / (n - 1))
+	return m
 }
 
 // parallel runs f(0..n-1) on up to workers goroutines and returns the

@@ -20,6 +20,9 @@ type Outcome struct {
 	// (eqs. 9–11 on the measured b and qd).
 	U      float64
 	Reward float64
+	// Spread is the sample standard deviation of the reward over the
+	// replays averaged into it (Options.Replays; 0 for one replay).
+	Spread float64
 }
 
 // Score is eq. 16 on what the window measured, against the references
