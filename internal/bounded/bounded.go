@@ -24,13 +24,17 @@ func Read(r io.Reader, max int64) (data []byte, over bool, err error) {
 // is already over max is refused before any of it is read; the bytes read
 // are checked again (a file that grows, or a device with no size).
 func ReadFile(path string, max int64) (data []byte, over bool, err error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, false, err
+	}
+	if st.Mode().IsRegular() && st.Size() > max {
+		return nil, true, nil
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > max {
-		return nil, true, nil
-	}
 	return Read(f, max)
 }
