@@ -139,13 +139,14 @@ func writeLearnOutput(out io.Writer, path string, data []byte) error {
 }
 
 type learnTrainFlags struct {
-	labels  string
-	holdout string
-	out     string
-	iters   int
-	rate    float64
-	l2      float64
-	seq     learnSeqFlags
+	labels   string
+	features string
+	holdout  string
+	out      string
+	iters    int
+	rate     float64
+	l2       float64
+	seq      learnSeqFlags
 }
 
 func newLearnTrainCmd() *cobra.Command {
@@ -187,6 +188,7 @@ epoch goes to stderr, the curve to --curves, the model (safetensors) to
 		RunE: func(cmd *cobra.Command, args []string) error { return runLearnTrain(cmd, args, &f) },
 	}
 	c.Flags().StringVar(&f.labels, "labels", "surrogate", "labels to fit: surrogate (every UP and DOWN row's eq. 3 gain) or counterfactual (the replay-measured argmax of the rows learn label labelled)")
+	c.Flags().StringVar(&f.features, "features", learn.FeaturesLMBBR, "linear model inputs: lmbbr (the controller's 4 features; the model lmbbr loads) or all (every numeric state field of the pool, standardised; a JSON lmbbr cannot load, to measure what the wider state buys)")
 	c.Flags().StringVar(&f.holdout, "holdout", "", "leave rows of this `LOCATION` out of training and evaluate on them")
 	c.Flags().StringVar(&f.out, "out", "", "write the model to `FILE` instead of stdout")
 	c.Flags().IntVar(&f.iters, "iterations", d.Iterations, "gradient-descent steps per phase")
@@ -217,8 +219,15 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 	if err != nil {
 		return badInput("learn train: --labels: %v", err)
 	}
+	features, err := learn.ParseFeatureSet(f.features)
+	if err != nil {
+		return badInput("learn train: --features: %v", err)
+	}
 	switch f.seq.model {
 	case "seq":
+		if features != learn.FeaturesLMBBR {
+			return badInput("learn train: --features %s is for --model linear (the sequence policy has its own state encoder)", features)
+		}
 		if labels != learn.LabelSurrogate {
 			return badInput("learn train: --labels %s is for --model linear (the sequence policy trains on returns of whole traces)", labels)
 		}
@@ -242,6 +251,9 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 		}
 	}
 	cfg := learn.TrainConfig{Iterations: f.iters, Rate: f.rate, L2: f.l2}
+	if features == learn.FeaturesAll {
+		return runLearnTrainState(cmd, rows, args, f, what, train, held, cfg)
+	}
 	m, err := learn.Train(train, cfg)
 	if err != nil {
 		return badInput("%v", err)
