@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,5 +98,39 @@ func TestLearnTrainFeaturesBad(t *testing.T) {
 		if !errors.As(err, &ue) || !strings.Contains(err.Error(), tc.want) || exitCode(err) != 2 {
 			t.Errorf("%v: error %v (exit %d), want exit 2 with %q", tc.args, err, exitCode(err), tc.want)
 		}
+	}
+}
+
+// --model seq --labels counterfactual trains on the replayed rows only and
+// scores the held-out city's; one seed gives one model file.
+func TestLearnTrainSeqCounterfactual(t *testing.T) {
+	in := cfPoolFile(t, t.TempDir())
+	dir := t.TempDir()
+	run := func(out string) string {
+		_, stderr, err := learnTrain(t, in, "--model", "seq", "--labels", "counterfactual", "--holdout", "tokyo", "--epochs", "2",
+			"--width", "16", "--layers", "1", "--window", "4", "--seed", "3", "--out", out)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		return stderr
+	}
+	a, b := filepath.Join(dir, "a.safetensors"), filepath.Join(dir, "b.safetensors")
+	stderr := run(a)
+	run(b)
+	// 10 replayed UP and 10 DOWN rows of 40 in tokyo (i%8 in {1, 6}, {3, 4}).
+	for _, want := range []string{"held-out tokyo UP: n 10 ", "held-out tokyo DOWN: n 10 ", "train UP: n 10 "} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	da, errA := os.ReadFile(a)
+	db, errB := os.ReadFile(b)
+	if errA != nil || errB != nil || !bytes.Equal(da, db) || !bytes.Contains(da, []byte("counterfactual argmax")) {
+		t.Errorf("two runs with --seed 3 differ or lack the label record (%v, %v)", errA, errB)
+	}
+	// A surrogate-only pool has nothing to fit under counterfactual labels.
+	_, _, err := learnTrain(t, seqPool(t), "--model", "seq", "--labels", "counterfactual", "--out", filepath.Join(dir, "c.safetensors"))
+	if exitCode(err) != 2 || !strings.Contains(fmt.Sprint(err), "no row of") {
+		t.Errorf("surrogate pool: %v (exit %d), want exit 2", err, exitCode(err))
 	}
 }
