@@ -139,13 +139,14 @@ func writeLearnOutput(out io.Writer, path string, data []byte) error {
 }
 
 type learnTrainFlags struct {
-	labels  string
-	holdout string
-	out     string
-	iters   int
-	rate    float64
-	l2      float64
-	seq     learnSeqFlags
+	labels   string
+	features string
+	holdout  string
+	out      string
+	iters    int
+	rate     float64
+	l2       float64
+	seq      learnSeqFlags
 }
 
 func newLearnTrainCmd() *cobra.Command {
@@ -164,6 +165,11 @@ of training and evaluated apart. Accuracy per phase, against always answering
 the most frequent gain, goes to stderr. --labels counterfactual fits, instead
 of the eq. 3 gains, the replay-measured best gains of the rows learn label
 labelled (the other rows only give the features their history).
+--features all fits the same regression over every numeric state field of
+the pool (t, throughput, retransmits, cwnd, rwnd, RTT, RTT variance, the 4
+lmbbr features' rate over max bw, RTT over min RTT and loss, the downlink
+flag), standardised by the training rows; its JSON is for measurement,
+lmbbr cannot load it.
 
 The embedded model is trained on simulated BBR downlink runs (120 s, seeds
 1-4) of london, mumbai, ohio, saopaulo and sydney with tokyo held out;
@@ -177,16 +183,20 @@ transformer (--width, --layers, --heads) or a GPT-2 checkpoint from a
 local safetensors file (--backbone gpt2 --gpt2 FILE), frozen, with LoRA
 adapters (--lora-rank, --lora-alpha, --lora-targets). Training is
 deterministic for --seed; with --checkpoint it resumes after a kill or
-Ctrl-C. --rate defaults to Adam's 0.001 with --model seq. Progress per
+Ctrl-C. --rate defaults to Adam's 0.001 with --model seq. With --labels
+counterfactual it fits and scores only the replayed rows; the others stay
+in the windows as history. Progress per
 epoch goes to stderr, the curve to --curves, the model (safetensors) to
 --out.`,
 		Example: `  leolab learn train pool.jsonl --out model.json
   leolab learn train pool.jsonl --holdout tokyo --out model.json
+  leolab learn train cf-train.jsonl cf-tokyo.jsonl --labels counterfactual --features all --holdout tokyo --out state.json
   leolab learn train pool.jsonl --model seq --holdout tokyo --out seq.safetensors --curves curves.csv --checkpoint run.ckpt
   leolab learn train pool.jsonl --model seq --backbone gpt2 --gpt2 gpt2/model.safetensors --heads 12 --lora-rank 8 --out seq.safetensors`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLearnTrain(cmd, args, &f) },
 	}
 	c.Flags().StringVar(&f.labels, "labels", "surrogate", "labels to fit: surrogate (every UP and DOWN row's eq. 3 gain) or counterfactual (the replay-measured argmax of the rows learn label labelled)")
+	c.Flags().StringVar(&f.features, "features", learn.FeaturesLMBBR, "linear model inputs: lmbbr (the controller's 4 features; the model lmbbr loads) or all (every numeric state field of the pool, standardised; a JSON lmbbr cannot load, to measure what the wider state buys)")
 	c.Flags().StringVar(&f.holdout, "holdout", "", "leave rows of this `LOCATION` out of training and evaluate on them")
 	c.Flags().StringVar(&f.out, "out", "", "write the model to `FILE` instead of stdout")
 	c.Flags().IntVar(&f.iters, "iterations", d.Iterations, "gradient-descent steps per phase")
@@ -217,12 +227,16 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 	if err != nil {
 		return badInput("learn train: --labels: %v", err)
 	}
+	features, err := learn.ParseFeatureSet(f.features)
+	if err != nil {
+		return badInput("learn train: --features: %v", err)
+	}
 	switch f.seq.model {
 	case "seq":
-		if labels != learn.LabelSurrogate {
-			return badInput("learn train: --labels %s is for --model linear (the sequence policy trains on returns of whole traces)", labels)
+		if features != learn.FeaturesLMBBR {
+			return badInput("learn train: --features %s is for --model linear (the sequence policy has its own state encoder)", features)
 		}
-		return runLearnTrainSeq(cmd, rows, args, f.holdout, f.out, f.rate, &f.seq)
+		return runLearnTrainSeq(cmd, rows, args, labels, f.holdout, f.out, f.rate, &f.seq)
 	case "linear":
 	default:
 		return badInput("learn train: --model %q (allowed: linear, seq)", f.seq.model)
@@ -242,6 +256,9 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 		}
 	}
 	cfg := learn.TrainConfig{Iterations: f.iters, Rate: f.rate, L2: f.l2}
+	if features == learn.FeaturesAll {
+		return runLearnTrainState(cmd, rows, args, f, what, train, held, cfg)
+	}
 	m, err := learn.Train(train, cfg)
 	if err != nil {
 		return badInput("%v", err)

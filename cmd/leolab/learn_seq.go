@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -51,7 +52,9 @@ func addLearnSeqFlags(c *cobra.Command, f *learnSeqFlags) {
 }
 
 // runLearnTrainSeq trains the sequence policy on the pools' rows.
-func runLearnTrainSeq(cmd *cobra.Command, rows []learn.Row, args []string, holdout, out string, rate float64, f *learnSeqFlags) error {
+// With counterfactual labels only the rows learn label replayed are fitted
+// and scored; the others are the traces' history.
+func runLearnTrainSeq(cmd *cobra.Command, rows []learn.Row, args []string, labels learn.LabelSource, holdout, out string, rate float64, f *learnSeqFlags) error {
 	if out == "" {
 		return badInput("learn train --model seq: --out FILE is required (the model is a safetensors file)")
 	}
@@ -79,7 +82,13 @@ func runLearnTrainSeq(cmd *cobra.Command, rows []learn.Row, args []string, holdo
 	if err := f.tc.Validate(); err != nil {
 		return badInput("learn train: %v", err)
 	}
-	seqs := seq.Sequences(rows)
+	seqs, what := seq.SequencesOf(rows, labels), "eq. 3 mapped gain (paper 003)"
+	if labels == learn.LabelCounterfactual {
+		what = "counterfactual argmax of eq. 16 on simulator replays (leolab learn label)"
+		if !slices.ContainsFunc(rows, func(r learn.Row) bool { return r.LabelSource == learn.LabelCounterfactual && r.Phase != learn.Cruise }) {
+			return badInput("learn train: --labels counterfactual: no row of %s has label_source counterfactual (write the pool with learn label)", strings.Join(args, " "))
+		}
+	}
 	train, held := seqs, []seq.Sequence(nil)
 	if holdout != "" {
 		train, held = seq.SplitLocation(seqs, strings.ToLower(holdout))
@@ -122,8 +131,11 @@ func runLearnTrainSeq(cmd *cobra.Command, rows []learn.Row, args []string, holdo
 			return err
 		}
 	}
-	m.Training = []byte(fmt.Sprintf(`{"label":"eq. 3 mapped gain (paper 003)","holdout":%q,"regenerate":%q}`,
-		holdout, "leolab learn train --model seq "+strings.Join(args, " ")))
+	regen := "leolab learn train --model seq " + strings.Join(args, " ")
+	if labels != learn.LabelSurrogate {
+		regen += " --labels " + labels.String()
+	}
+	m.Training = []byte(fmt.Sprintf(`{"label":%q,"holdout":%q,"regenerate":%q}`, what, holdout, regen))
 	if f.curves != "" {
 		if err := os.WriteFile(f.curves, []byte(curves.String()), 0o644); err != nil {
 			return fmt.Errorf("learn train: %w", err)

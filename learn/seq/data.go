@@ -88,6 +88,9 @@ type Step struct {
 	X      Features
 	Phase  learn.Phase
 	Action int // index into learn.Actions of the eq. 3 label (Row.Mapped)
+	// Unlabelled: the step has no label to fit or score (a row learn label
+	// did not replay, under counterfactual labels); it is still history.
+	Unlabelled bool
 	// Return is the mean reward-to-go: paper 003's R_t = Σ_{i≥t} r_i
 	// (§III.D) over the L−t steps left, so that traces of any length
 	// condition on the same scale (the eq. 16 reward of the label,
@@ -102,8 +105,16 @@ type Sequence struct {
 }
 
 // Sequences groups rows into traces (by Source, in first-seen order, each
-// in Index order) and computes their steps.
-func Sequences(rows []learn.Row) []Sequence {
+// in Index order) and computes their steps, labelled by eq. 3
+// (SequencesOf with learn.LabelSurrogate).
+func Sequences(rows []learn.Row) []Sequence { return SequencesOf(rows, learn.LabelSurrogate) }
+
+// SequencesOf is Sequences with the labels of src. With
+// learn.LabelCounterfactual, a row learn label replayed has its measured
+// argmax (Row.Action) as label and action token and its measured eq. 16
+// reward (Row.Reward) in the return; every other row keeps its eq. 3 gain
+// as the action token and reward, and is Unlabelled unless it is CRUISE.
+func SequencesOf(rows []learn.Row, src learn.LabelSource) []Sequence {
 	ins := learn.RowInputs(rows)
 	var out []Sequence
 	for _, idx := range group.ByFirstSeen(rows, func(r learn.Row) learn.Source { return r.Source }) {
@@ -112,14 +123,23 @@ func Sequences(rows []learn.Row) []Sequence {
 		sum := 0.0
 		for n := len(idx) - 1; n >= 0; n-- {
 			r := rows[idx[n]]
-			if !math.IsNaN(r.MappedReward) && !math.IsInf(r.MappedReward, 0) {
-				sum += r.MappedReward
+			gain, reward, unlabelled := r.Mapped, r.MappedReward, false
+			if src == learn.LabelCounterfactual {
+				if r.LabelSource == learn.LabelCounterfactual {
+					gain, reward = r.Action, r.Reward
+				} else {
+					unlabelled = r.Phase != learn.Cruise
+				}
 			}
-			a := slices.Index(learn.Actions[:], r.Mapped)
+			if !math.IsNaN(reward) && !math.IsInf(reward, 0) {
+				sum += reward
+			}
+			a := slices.Index(learn.Actions[:], gain)
 			if a < 0 {
 				a = slices.Index(learn.Actions[:], 1.0)
 			}
-			s.Steps[n] = Step{X: RowFeatures(r, ins[idx[n]]), Phase: r.Phase, Action: a, Return: float32(sum / float64(len(idx)-n))}
+			s.Steps[n] = Step{X: RowFeatures(r, ins[idx[n]]), Phase: r.Phase, Action: a, Unlabelled: unlabelled,
+				Return: float32(sum / float64(len(idx)-n))}
 		}
 		out = append(out, s)
 	}
@@ -163,7 +183,8 @@ func windows(seqs []Sequence) []window {
 
 // fill writes window wd into row n of b: steps End−W+1..End, left-padded
 // (padding has NoAction, zero features, CRUISE, weight 0). Steps in CRUISE
-// have weight 0 too: one feasible gain, nothing to learn (eq. 15).
+// have weight 0 too: one feasible gain, nothing to learn (eq. 15); so do
+// Unlabelled steps.
 func (b *Batch) fill(n int, seqs []Sequence, wd window) {
 	s := seqs[wd.Seq]
 	for k := range b.W {
@@ -178,7 +199,7 @@ func (b *Batch) fill(n int, seqs []Sequence, wd window) {
 		copy(b.X[j*NumFeatures:], st.X[:])
 		b.Return[j], b.Action[j], b.Phase[j], b.Label[j] = st.Return, int32(st.Action), int32(st.Phase), int32(st.Action)
 		b.Weight[j] = 0
-		if st.Phase != learn.Cruise {
+		if st.Phase != learn.Cruise && !st.Unlabelled {
 			b.Weight[j] = 1
 		}
 	}

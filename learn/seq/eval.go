@@ -48,7 +48,7 @@ func LabelPrior(seqs []Sequence) Prior {
 	p := Prior{learn.Up: make([]float64, NumActions), learn.Down: make([]float64, NumActions)}
 	for _, s := range seqs {
 		for _, st := range s.Steps {
-			if c, ok := p[st.Phase]; ok {
+			if c, ok := p[st.Phase]; ok && !st.Unlabelled {
 				c[st.Action]++
 			}
 		}
@@ -68,7 +68,7 @@ func LabelPrior(seqs []Sequence) Prior {
 // Evaluate runs the policy over each trace as it would act online: step
 // by step, conditioned on the model's Target return, with its own past
 // choices (1.0 in CRUISE) as the action tokens, and scores its choice at
-// every UP and DOWN step against the eq. 3 label.
+// every labelled UP and DOWN step against its label.
 func (m *Model) Evaluate(seqs []Sequence, prior Prior) (Eval, error) {
 	var ev Eval
 	for _, ph := range []learn.Phase{learn.Up, learn.Down} {
@@ -126,6 +126,9 @@ func (m *Model) Evaluate(seqs []Sequence, prior Prior) (Eval, error) {
 			l := lg[(i*w+w-1)*NumActions : (i*w+w)*NumActions]
 			pred := argmax(l)
 			chosen[i][t] = int32(pred)
+			if st.Unlabelled {
+				continue
+			}
 			e := &ev.Phases[0]
 			if st.Phase == learn.Down {
 				e = &ev.Phases[1]

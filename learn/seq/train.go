@@ -286,7 +286,11 @@ func fingerprint(cfg Config, tc TrainConfig, seqs []Sequence) string {
 			for _, x := range st.X {
 				mix(uint64(math.Float32bits(x)))
 			}
-			mix(uint64(st.Action)<<8 | uint64(st.Phase))
+			u := uint64(0)
+			if st.Unlabelled {
+				u = 1
+			}
+			mix(u<<16 | uint64(st.Action)<<8 | uint64(st.Phase))
 			mix(uint64(math.Float32bits(st.Return)))
 		}
 	}

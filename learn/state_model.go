@@ -1,0 +1,296 @@
+package learn
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// StateFeatureNames are the inputs of the full-state linear model
+// (`leolab learn train --features all`), after its bias: every numeric
+// field of a pool row's state (paper 003 Algorithm 1 line 1's
+// {t, b, τ, cwnd, rwnd, RTT, RTTvar}), the three online features of
+// cc/lmbbr.Features (delivery rate over max bw, RTT over min RTT − 1, loss
+// rate) and the stream flag S_k (1 for a downlink stream). The phase is
+// not an input: each phase has its own weights. The location flag L_j is
+// left out: a held-out city would only show a flag no weight was trained
+// on.
+var StateFeatureNames = []string{"t", "throughput", "retransmits", "cwnd", "rwnd", "rtt", "rttvar",
+	"b_norm", "rtt_excess", "loss", "downlink"}
+
+// Feature sets of `learn train --features`.
+const (
+	FeaturesLMBBR = "lmbbr" // cc/lmbbr.Features' 4, the embeddable model
+	FeaturesAll   = "all"   // StateFeatureNames, standardised
+)
+
+// ParseFeatureSet checks a --features value.
+func ParseFeatureSet(name string) (string, error) {
+	if name == FeaturesLMBBR || name == FeaturesAll {
+		return name, nil
+	}
+	return "", fmt.Errorf("feature set %q (allowed: %s, %s)", name, FeaturesLMBBR, FeaturesAll)
+}
+
+// StateExample is an Example with its full state (StateFeatureNames'
+// order, raw units: s, bit/s, segments, bytes, bytes, ms, ms, then the
+// lmbbr features and the flag).
+type StateExample struct {
+	Example
+	S []float64
+}
+
+// StateExamples pairs each example of ex (made from rows by Examples or
+// CounterfactualExamples) with its row's full state. Rows are matched by
+// Source and Index.
+func StateExamples(rows []Row, ex []Example) []StateExample {
+	type key struct {
+		src Source
+		i   int
+	}
+	at := make(map[key]int, len(rows))
+	for i, r := range rows {
+		at[key{r.Source, r.Index}] = i
+	}
+	out := make([]StateExample, len(ex))
+	for n, e := range ex {
+		r := rows[at[key{e.Source, e.Index}]]
+		down := 0.0
+		if strings.HasPrefix(r.Source.Stream, "downlink") {
+			down = 1
+		}
+		out[n] = StateExample{Example: e, S: []float64{r.T.Seconds(), r.Throughput, float64(r.Retransmits),
+			float64(r.CWnd), float64(r.RWnd), float64(r.RTT.Microseconds()) / 1e3, float64(r.RTTVar.Microseconds()) / 1e3,
+			e.X[1], e.X[2], e.X[3], down}}
+	}
+	return out
+}
+
+// StateModel is the full-state linear policy: per phase, a softmax over
+// the phase's feasible gains of W·z, z = (1, (s − Mean)/Std). It cannot be
+// embedded in cc/lmbbr (whose controller computes only the 4 lmbbr
+// features online); it exists to measure what more of the state buys.
+type StateModel struct {
+	Format   string                     `json:"format"`
+	Features []string                   `json:"features"`
+	Mean     []float64                  `json:"mean"`
+	Std      []float64                  `json:"std"`
+	Phases   map[string]StatePhaseModel `json:"phases"`
+	Training json.RawMessage            `json:"training,omitempty"`
+}
+
+// StatePhaseModel is one phase's gains (ascending) and weights, one row of
+// 1+len(Features) per gain.
+type StatePhaseModel struct {
+	Gains   []float64   `json:"gains"`
+	Weights [][]float64 `json:"weights"`
+}
+
+// StateFormat names the StateModel JSON (not an lmbbr format).
+const StateFormat = "leolab-learn-state-linear"
+
+// z standardises s into a bias-first vector.
+func (m *StateModel) z(s []float64) []float64 {
+	z := make([]float64, 1+len(s))
+	z[0] = 1
+	for j, v := range s {
+		z[1+j] = (v - m.Mean[j]) / m.Std[j]
+	}
+	return z
+}
+
+// Probs is phase ph's softmax for state s.
+func (m *StateModel) Probs(ph Phase, s []float64) []float64 {
+	return softmax(m.Phases[phaseKeys[ph]].Weights, m.z(s))
+}
+
+func softmax(w [][]float64, z []float64) []float64 {
+	p := make([]float64, len(w))
+	mx := math.Inf(-1)
+	for k, row := range w {
+		for j, v := range z {
+			p[k] += row[j] * v
+		}
+		mx = max(mx, p[k])
+	}
+	var sum float64
+	for k := range p {
+		p[k] = math.Exp(p[k] - mx)
+		sum += p[k]
+	}
+	for k := range p {
+		p[k] /= sum
+	}
+	return p
+}
+
+// Predict is phase ph's most probable gain (the lower on a tie).
+func (m *StateModel) Predict(ph Phase, s []float64) float64 {
+	p := m.Probs(ph, s)
+	best := 0
+	for k, v := range p {
+		if v > p[best] {
+			best = k
+		}
+	}
+	return m.Phases[phaseKeys[ph]].Gains[best]
+}
+
+// TrainState fits the full-state model as Train fits the lmbbr one (per
+// phase, from zero weights, full-batch gradient descent on the mean
+// cross-entropy plus (L2/2)·Σw² over the non-bias weights), after
+// standardising every feature by the training examples' mean and standard
+// deviation (a constant feature gets Std 1, so it stays 0).
+func TrainState(ex []StateExample, cfg TrainConfig) (*StateModel, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, fmt.Errorf("learn: train: %w", err)
+	}
+	if len(ex) == 0 {
+		return nil, fmt.Errorf("learn: train: no examples")
+	}
+	nf := len(StateFeatureNames)
+	m := &StateModel{Format: StateFormat, Features: slices.Clone(StateFeatureNames), Mean: make([]float64, nf),
+		Std: make([]float64, nf), Phases: map[string]StatePhaseModel{}}
+	for _, e := range ex {
+		for j, v := range e.S {
+			m.Mean[j] += v / float64(len(ex))
+		}
+	}
+	for _, e := range ex {
+		for j, v := range e.S {
+			m.Std[j] += (v - m.Mean[j]) * (v - m.Mean[j]) / float64(len(ex))
+		}
+	}
+	for j, v := range m.Std {
+		m.Std[j] = math.Sqrt(v)
+		// Below 1e-9 of the mean's scale the spread is rounding, not signal.
+		if !(m.Std[j] > 1e-9*max(1, math.Abs(m.Mean[j]))) {
+			m.Std[j] = 1
+		}
+	}
+	for _, ph := range []Phase{Up, Down} {
+		gains := Feasible(ph)
+		var zs [][]float64
+		var ys []int
+		for _, e := range ex {
+			if e.Phase != ph {
+				continue
+			}
+			k := slices.Index(gains, e.Label)
+			if k < 0 {
+				return nil, fmt.Errorf("learn: train: %v label %g not in %v", ph, e.Label, gains)
+			}
+			zs, ys = append(zs, m.z(e.S)), append(ys, k)
+		}
+		if len(zs) == 0 {
+			return nil, fmt.Errorf("learn: train: no %v examples", ph)
+		}
+		m.Phases[phaseKeys[ph]] = StatePhaseModel{Gains: gains, Weights: fitDense(zs, ys, len(gains), cfg)}
+	}
+	return m, nil
+}
+
+// fitDense is fit over vectors of any length (bias first).
+func fitDense(zs [][]float64, ys []int, k int, cfg TrainConfig) [][]float64 {
+	d := len(zs[0])
+	w, grad := make([][]float64, k), make([][]float64, k)
+	for c := range w {
+		w[c], grad[c] = make([]float64, d), make([]float64, d)
+	}
+	n := float64(len(zs))
+	for range cfg.Iterations {
+		for c := range grad {
+			clear(grad[c])
+		}
+		for i, z := range zs {
+			p := softmax(w, z)
+			for c := range p {
+				g := p[c]
+				if c == ys[i] {
+					g--
+				}
+				for j, v := range z {
+					grad[c][j] += g * v / n
+				}
+			}
+		}
+		for c := range w {
+			for j := range w[c] {
+				g := grad[c][j]
+				if j > 0 {
+					g += cfg.L2 * w[c][j]
+				}
+				w[c][j] -= cfg.Rate * g
+			}
+		}
+	}
+	return w
+}
+
+// EvaluateState scores m on the examples per phase (UP, DOWN), as
+// Evaluate does the lmbbr model.
+func EvaluateState(m *StateModel, ex []StateExample) []PhaseEval {
+	var out []PhaseEval
+	for _, ph := range []Phase{Up, Down} {
+		gains := Feasible(ph)
+		ev := PhaseEval{Phase: ph, Confusion: make([][]int, len(gains)), PriorCE: math.NaN()}
+		for i := range ev.Confusion {
+			ev.Confusion[i] = make([]int, len(gains))
+		}
+		count := make([]int, len(gains))
+		for _, e := range ex {
+			if e.Phase != ph {
+				continue
+			}
+			p := m.Probs(ph, e.S)
+			g := m.Predict(ph, e.S)
+			ev.N++
+			if g == e.Label {
+				ev.Correct++
+			}
+			ev.MAE += math.Abs(g - e.Label)
+			li, pi := slices.Index(gains, e.Label), slices.Index(gains, g)
+			if li >= 0 && pi >= 0 {
+				ev.Confusion[li][pi]++
+				count[li]++
+			}
+			if li >= 0 {
+				ev.CE -= math.Log(p[li])
+			}
+		}
+		if ev.N > 0 {
+			ev.MAE /= float64(ev.N)
+			ev.CE /= float64(ev.N)
+			ev.Majority = float64(slices.Max(count)) / float64(ev.N)
+		}
+		out = append(out, ev)
+	}
+	return out
+}
+
+// PlainExamples returns the examples without their states (for
+// SetPrior).
+func PlainExamples(ex []StateExample) []Example {
+	out := make([]Example, len(ex))
+	for i, e := range ex {
+		out[i] = e.Example
+	}
+	return out
+}
+
+// MarshalStateModel writes m as indented JSON with info as its training
+// record.
+func MarshalStateModel(m *StateModel, info TrainingInfo) ([]byte, error) {
+	raw, err := json.Marshal(info)
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	m.Training = raw
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("learn: %w", err)
+	}
+	return append(b, '\n'), nil
+}
