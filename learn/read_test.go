@@ -45,6 +45,7 @@ func TestTrainRefusesBadHyperparameters(t *testing.T) {
 		{TrainConfig{Iterations: 10, Rate: 0.5, L2: math.NaN()}, "--l2: NaN is out of range (allowed: 0..1e+06)"},
 		{TrainConfig{Iterations: 10, Rate: 0.5, L2: math.Inf(1)}, "--l2"},
 		{TrainConfig{Iterations: 10, Rate: 0.5, L2: -1}, "--l2"},
+		{TrainConfig{Iterations: 10, Rate: 0.5, L2: 10}, "--rate 0.5 × --l2 10 = 5: gradient descent diverges"},
 		{TrainConfig{Iterations: 10, Rate: math.NaN(), L2: 0}, "--rate: NaN"},
 		{TrainConfig{Iterations: 10, Rate: 0, L2: 0}, "--rate"},
 		{TrainConfig{Iterations: 0, Rate: 0.5, L2: 0}, "--iterations 0"},

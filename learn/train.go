@@ -39,7 +39,7 @@ const (
 
 // Validate checks the hyperparameters, naming each as its flag of `leolab
 // learn train`: iterations in [1, 10⁷], rate in (0, 100], l2 in [0, 10⁶],
-// all finite (NaN passed the old check cfg.L2 < 0 and trained a model of
+// rate·l2 below 2, all finite (NaN passed the old check cfg.L2 < 0 and trained a model of
 // NaN weights).
 func (cfg TrainConfig) Validate() error {
 	if cfg.Iterations < 1 || cfg.Iterations > maxIterations {
@@ -50,6 +50,12 @@ func (cfg TrainConfig) Validate() error {
 	}
 	if err := quantity.Float(cfg.L2, 0, maxL2); err != nil {
 		return fmt.Errorf("--l2: %v", err)
+	}
+	// Each step multiplies a weight's ridge part by 1 − rate·l2, so the
+	// descent diverges (to NaN weights) once the product reaches 2, before
+	// the cross-entropy's own curvature is counted.
+	if p := cfg.Rate * cfg.L2; p >= 2 {
+		return fmt.Errorf("--rate %g × --l2 %g = %g: gradient descent diverges when the product reaches 2 (allowed: rate·l2 < 2; lower --rate)", cfg.Rate, cfg.L2, p)
 	}
 	return nil
 }
