@@ -3,8 +3,10 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A small calibration end to end: one parameter, uplink dedicated cells of
@@ -99,5 +101,24 @@ func TestCalibrateSet(t *testing.T) {
 	}
 	if strings.Count(string(yml), "uplink.alloc.base: ") != 1 {
 		t.Errorf("uplink.alloc.base written other than once (fitted, not held):\n%s", yml)
+	}
+}
+
+// The default CCAs: a concurrent kind runs the dataset's ccp flow beside
+// the eight compared (its real runs had it), a dedicated-only fit leaves
+// it out (its cells are never fitted, so its runs would only cost time).
+func TestCalibrateDefaultCCAs(t *testing.T) {
+	for _, tc := range []struct {
+		kinds   []string
+		wantCCP bool
+	}{{nil, true}, {[]string{"concurrent"}, true}, {[]string{"dedicated"}, false}} {
+		f := calibrateFlags{kinds: tc.kinds, profile: "starlink", runs: 1, duration: 5 * time.Minute, maxEvals: 60, weights: "1,0.5,0.5", loss: "cauchy"}
+		c, err := f.resolve(nil)
+		if err != nil {
+			t.Fatalf("kinds %v: %v", tc.kinds, err)
+		}
+		if got := slices.Contains(c.ccas, "ccp"); got != tc.wantCCP || len(c.ccas) < 8 {
+			t.Errorf("kinds %v: CCAs %v, want ccp %v beside the eight compared", tc.kinds, c.ccas, tc.wantCCP)
+		}
 	}
 }
