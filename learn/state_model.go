@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/leolab/leolab/cc/lmbbr"
 )
 
 // StateFeatureNames are the inputs of the full-state linear model
@@ -103,27 +105,7 @@ func (m *StateModel) z(s []float64) []float64 {
 
 // Probs is phase ph's softmax for state s.
 func (m *StateModel) Probs(ph Phase, s []float64) []float64 {
-	return softmax(m.Phases[phaseKeys[ph]].Weights, m.z(s))
-}
-
-func softmax(w [][]float64, z []float64) []float64 {
-	p := make([]float64, len(w))
-	mx := math.Inf(-1)
-	for k, row := range w {
-		for j, v := range z {
-			p[k] += row[j] * v
-		}
-		mx = max(mx, p[k])
-	}
-	var sum float64
-	for k := range p {
-		p[k] = math.Exp(p[k] - mx)
-		sum += p[k]
-	}
-	for k := range p {
-		p[k] /= sum
-	}
-	return p
+	return lmbbr.Softmax(m.Phases[phaseKeys[ph]].Weights, m.z(s))
 }
 
 // Predict is phase ph's most probable gain (the lower on a tie).
@@ -192,7 +174,9 @@ func TrainState(ex []StateExample, cfg TrainConfig) (*StateModel, error) {
 	return m, nil
 }
 
-// fitDense is fit over vectors of any length (bias first).
+// fitDense is the gradient descent of Train and TrainState for one phase:
+// full batch from zero weights over vectors of any length (bias first,
+// unpenalised), on lmbbr's own softmax.
 func fitDense(zs [][]float64, ys []int, k int, cfg TrainConfig) [][]float64 {
 	d := len(zs[0])
 	w, grad := make([][]float64, k), make([][]float64, k)
@@ -205,7 +189,7 @@ func fitDense(zs [][]float64, ys []int, k int, cfg TrainConfig) [][]float64 {
 			clear(grad[c])
 		}
 		for i, z := range zs {
-			p := softmax(w, z)
+			p := lmbbr.Softmax(w, z)
 			for c := range p {
 				g := p[c]
 				if c == ys[i] {

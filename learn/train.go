@@ -97,41 +97,11 @@ func Train(ex []Example, cfg TrainConfig) (*lmbbr.Model, error) {
 
 // fit runs the gradient descent of Train for one phase.
 func fit(xs []lmbbr.Vector, ys []int, k int, cfg TrainConfig) [][]float64 {
-	w := make([][]float64, k)
-	grad := make([][]float64, k)
-	for c := range w {
-		w[c] = make([]float64, lmbbr.NumFeatures)
-		grad[c] = make([]float64, lmbbr.NumFeatures)
+	zs := make([][]float64, len(xs))
+	for i := range xs {
+		zs[i] = xs[i][:]
 	}
-	n := float64(len(xs))
-	pm := lmbbr.PhaseModel{Weights: w, Gains: make([]float64, k)}
-	for range cfg.Iterations {
-		for c := range grad {
-			clear(grad[c])
-		}
-		for i, x := range xs {
-			p := pm.Probs(x)
-			for c := range p {
-				d := p[c]
-				if c == ys[i] {
-					d--
-				}
-				for j, v := range x {
-					grad[c][j] += d * v / n
-				}
-			}
-		}
-		for c := range w {
-			for j := range w[c] {
-				g := grad[c][j]
-				if j > 0 { // no penalty on the bias
-					g += cfg.L2 * w[c][j]
-				}
-				w[c][j] -= cfg.Rate * g
-			}
-		}
-	}
-	return w
+	return fitDense(zs, ys, k, cfg)
 }
 
 // PhaseEval is a model's accuracy on one phase's examples.

@@ -116,11 +116,19 @@ func feasible(ph string) (lo, hi float64) {
 
 // Probs returns the softmax over phase ph's gains of the logits W·x.
 func (pm PhaseModel) Probs(x Vector) []float64 {
-	p := make([]float64, len(pm.Gains))
+	return Softmax(pm.Weights, x[:])
+}
+
+// Softmax returns the softmax of the logits w·x, one per row of w (x of
+// any length, bias first), shifted by the largest logit so no exp
+// overflows. learn's training uses it, so a model trains on the very
+// probabilities lmbbr computes.
+func Softmax(w [][]float64, x []float64) []float64 {
+	p := make([]float64, len(w))
 	mx := math.Inf(-1)
-	for k, w := range pm.Weights {
+	for k, row := range w {
 		for j, v := range x {
-			p[k] += w[j] * v
+			p[k] += row[j] * v
 		}
 		mx = max(mx, p[k])
 	}
