@@ -216,42 +216,13 @@ func fitDense(zs [][]float64, ys []int, k int, cfg TrainConfig) [][]float64 {
 // EvaluateState scores m on the examples per phase (UP, DOWN), as
 // Evaluate does the lmbbr model.
 func EvaluateState(m *StateModel, ex []StateExample) []PhaseEval {
-	var out []PhaseEval
-	for _, ph := range []Phase{Up, Down} {
-		gains := Feasible(ph)
-		ev := PhaseEval{Phase: ph, Confusion: make([][]int, len(gains)), PriorCE: math.NaN()}
-		for i := range ev.Confusion {
-			ev.Confusion[i] = make([]int, len(gains))
+	answers := make([]answer, 0, len(ex))
+	for _, e := range ex {
+		if _, ok := phaseKeys[e.Phase]; ok {
+			answers = append(answers, answer{Phase: e.Phase, Label: e.Label, Gain: m.Predict(e.Phase, e.S), Probs: m.Probs(e.Phase, e.S)})
 		}
-		count := make([]int, len(gains))
-		for _, e := range ex {
-			if e.Phase != ph {
-				continue
-			}
-			p := m.Probs(ph, e.S)
-			g := m.Predict(ph, e.S)
-			ev.N++
-			if g == e.Label {
-				ev.Correct++
-			}
-			ev.MAE += math.Abs(g - e.Label)
-			li, pi := slices.Index(gains, e.Label), slices.Index(gains, g)
-			if li >= 0 && pi >= 0 {
-				ev.Confusion[li][pi]++
-				count[li]++
-			}
-			if li >= 0 {
-				ev.CE -= math.Log(p[li])
-			}
-		}
-		if ev.N > 0 {
-			ev.MAE /= float64(ev.N)
-			ev.CE /= float64(ev.N)
-			ev.Majority = float64(slices.Max(count)) / float64(ev.N)
-		}
-		out = append(out, ev)
 	}
-	return out
+	return evaluate(answers)
 }
 
 // PlainExamples returns the examples without their states (for

@@ -159,6 +159,27 @@ func (e PhaseEval) Accuracy() float64 { return float64(e.Correct) / float64(e.N)
 
 // Evaluate scores m on the examples, per phase (UP, DOWN).
 func Evaluate(m *lmbbr.Model, ex []Example) []PhaseEval {
+	answers := make([]answer, 0, len(ex))
+	for _, e := range ex {
+		if k, ok := phaseKeys[e.Phase]; ok {
+			answers = append(answers, answer{Phase: e.Phase, Label: e.Label, Gain: m.Predict(k, e.X), Probs: m.Phases[k].Probs(e.X)})
+		}
+	}
+	return evaluate(answers)
+}
+
+// answer is a model's answer to one example: its predicted gain and its
+// probabilities over the phase's feasible gains.
+type answer struct {
+	Phase       Phase
+	Label, Gain float64
+	Probs       []float64
+}
+
+// evaluate scores the answers per phase (UP, DOWN): accuracy, mean
+// absolute gain error, confusion over Feasible(phase), the majority
+// label's share and the mean cross-entropy of the labels.
+func evaluate(answers []answer) []PhaseEval {
 	var out []PhaseEval
 	for _, ph := range []Phase{Up, Down} {
 		gains := Feasible(ph)
@@ -167,23 +188,22 @@ func Evaluate(m *lmbbr.Model, ex []Example) []PhaseEval {
 			ev.Confusion[i] = make([]int, len(gains))
 		}
 		count := make([]int, len(gains))
-		for _, e := range ex {
-			if e.Phase != ph {
+		for _, a := range answers {
+			if a.Phase != ph {
 				continue
 			}
-			g := m.Predict(phaseKeys[ph], e.X)
 			ev.N++
-			if g == e.Label {
+			if a.Gain == a.Label {
 				ev.Correct++
 			}
-			ev.MAE += math.Abs(g - e.Label)
-			li, pi := slices.Index(gains, e.Label), slices.Index(gains, g)
+			ev.MAE += math.Abs(a.Gain - a.Label)
+			li, pi := slices.Index(gains, a.Label), slices.Index(gains, a.Gain)
 			if li >= 0 && pi >= 0 {
 				ev.Confusion[li][pi]++
 				count[li]++
 			}
 			if li >= 0 {
-				ev.CE -= math.Log(m.Phases[phaseKeys[ph]].Probs(e.X)[li])
+				ev.CE -= math.Log(a.Probs[li])
 			}
 		}
 		if ev.N > 0 {
