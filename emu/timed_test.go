@@ -33,20 +33,27 @@ flows: `+flows+"\n"))
 }
 
 // FromSpec puts a timed link on the flows' time axis (the link clock
-// starts startLead earlier) and hands the flows the path's handovers.
+// starts startLead earlier) and hands the flows the path file's handovers:
+// on a path, and on a topology whose link replays the file (its series is
+// timed, the link's handovers the flows' schedule).
 func TestFromSpecShiftsTimedLinks(t *testing.T) {
-	_, rc := liveConfig(t, leoemScenario(t, 20*time.Second, "[{cca: satcp}]"), false)
-	for name, build := range map[string]StageFactory{"downlink": rc.Downlink, "uplink": rc.Uplink} {
-		st, err := build(func(time.Duration, *packet.Packet, link.DropCause) {})
-		if err != nil {
-			t.Fatal(err)
+	for what, sc := range map[string]*scenario.Scenario{
+		"path":            leoemScenario(t, 20*time.Second, "[{cca: satcp}]"),
+		"topology's link": chainScenario(t, 20*time.Second, "[{cca: satcp, path: [access, leo]}]"),
+	} {
+		_, rc := liveConfig(t, sc, false)
+		for name, build := range map[string]StageFactory{"downlink": rc.Downlink, "uplink": rc.Uplink} {
+			st, err := build(func(time.Duration, *packet.Packet, link.DropCause) {})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s, ok := st.(link.Shift); !ok || s.By != startLead {
+				t.Errorf("%s, %s: %T, want a link.Shift by %v", what, name, st, startLead)
+			}
 		}
-		if s, ok := st.(link.Shift); !ok || s.By != startLead {
-			t.Errorf("%s: %T, want a link.Shift by %v", name, st, startLead)
+		if rc.Schedule == nil || rc.Schedule(time.Now()).Next(0) != time.Second {
+			t.Errorf("%s: the file's first handover (1 s) is not the flows' schedule", what)
 		}
-	}
-	if rc.Schedule == nil || rc.Schedule(time.Now()).Next(0) != time.Second {
-		t.Error("the path's first handover (1 s) is not the flows' schedule")
 	}
 }
 

@@ -7,8 +7,6 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/internal/livetest"
-	"github.com/leolab/leolab/link"
-	"github.com/leolab/leolab/packet"
 	"github.com/leolab/leolab/scenario"
 )
 
@@ -33,24 +31,6 @@ flows: `+flows+"\n"))
 		tb.Fatal(err)
 	}
 	return sc
-}
-
-// A topology whose link replays a delay file runs live: its series is on
-// the flows' time axis and the link's handovers are the flows' schedule.
-func TestFromSpecTopologyDelayFile(t *testing.T) {
-	_, rc := liveConfig(t, chainScenario(t, 20*time.Second, "[{cca: satcp, path: [access, leo]}]"), false)
-	for name, build := range map[string]StageFactory{"downlink": rc.Downlink, "uplink": rc.Uplink} {
-		st, err := build(func(time.Duration, *packet.Packet, link.DropCause) {})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s, ok := st.(link.Shift); !ok || s.By != startLead {
-			t.Errorf("%s: %T, want a link.Shift by %v", name, st, startLead)
-		}
-	}
-	if rc.Schedule == nil || rc.Schedule(time.Now()).Next(0) != time.Second {
-		t.Error("the link's first handover (1 s) is not the flows' schedule")
-	}
 }
 
 // Issue 19, links[i].delay_file live: a 1 ms probe of 125-byte packets
