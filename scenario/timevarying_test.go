@@ -113,65 +113,9 @@ flows:
 `)
 	spec, res := runScenario(t, sc)
 	const tx = 1e-3 // ms: 125 B at 1 Gbit/s
-	perSecond := make([][]float64, dur)
-	for _, p := range res.Flows[0].Packets {
-		k := int(p.SentS)
-		if k >= dur || p.OWDMs == 0 { // still in flight at the end
-			continue
-		}
-		line := lines[offset+k]
-		if line.null {
-			if p.OWDMs != -1 {
-				t.Fatalf("packet sent %.3fs in NULL second %d delivered (%.3f ms)", p.SentS, offset+k+1, p.OWDMs)
-			}
-			continue
-		}
-		if p.OWDMs < 0 {
-			t.Fatalf("packet sent %.3fs lost outside the NULL seconds", p.SentS)
-		}
-		want := line.owd*1e3 + tx
-		slack := 1e-5 // ms: ns rounding
-		if k > 0 && !lines[offset+k-1].null && lines[offset+k-1].owd > line.owd {
-			slack += (lines[offset+k-1].owd - line.owd) * 1e3 // held behind the last packet of the longer delay
-		}
-		if p.OWDMs < want-1e-5 || p.OWDMs > want+slack {
-			t.Fatalf("packet sent %.3fs: owd %.6f ms, want %.6f (+%.6f)", p.SentS, p.OWDMs, want, slack)
-		}
-		perSecond[k] = append(perSecond[k], p.OWDMs)
-	}
-	checked := 0
-	for k, owds := range perSecond {
-		if lines[offset+k].null {
-			continue
-		}
-		slices.Sort(owds)
-		if len(owds) < 900 { // 1000 sent; the last second's last ~30 ms are in flight at the end
-			t.Fatalf("second %d: %d probes delivered, want ~1000", k, len(owds))
-		}
-		med := owds[len(owds)/2]
-		if d := med - lines[offset+k].owd*1e3; math.Abs(d) > 0.1 {
-			t.Errorf("second %d: median owd %.4f ms, file %.4f ms (±0.1 ms)", k, med, lines[offset+k].owd*1e3)
-		}
-		checked++
-	}
+	checked, got := checkReplay(t, spec, res, lines, offset, dur, 0, tx)
 	if checked != dur-4 {
 		t.Errorf("%d seconds checked, want %d", checked, dur-4)
-	}
-	// Handovers: each second whose node list differs from the last
-	// second's, or the first route after a NULL one.
-	var want []time.Duration
-	for k := 1; k < dur; k++ {
-		cur, prev := lines[offset+k], lines[offset+k-1]
-		if !cur.null && (prev.null || cur.nodes != prev.nodes) {
-			want = append(want, time.Duration(k)*time.Second)
-		}
-	}
-	var got []time.Duration
-	for t0 := spec.Schedule.Next(0); t0 >= 0 && t0 < dur*time.Second; t0 = spec.Schedule.Next(t0 + 1) {
-		got = append(got, t0)
-	}
-	if len(want) < 3 || !slices.Equal(got, want) {
-		t.Errorf("handovers %v, want the file's %v", got, want)
 	}
 	t.Logf("%d seconds within ±0.1 ms; handovers at %v", checked, got)
 }
@@ -493,4 +437,88 @@ flows: [{cca: satcp}]
 		t.Errorf("warned in %d samples with %d handovers", up, len(hs))
 	}
 	t.Logf("%d handovers, warned in %d of %d samples", len(hs), up, len(res.Flows[0].Intervals))
+}
+
+// checkReplay checks a 1 ms probe (flow 0, 125-byte packets) over a link
+// replaying LeoEM's file from line offset for dur seconds. A probe reaches
+// the replaying stage reach seconds after it is sent, and fixed ms of
+// one-way delay besides the file's are on its path. Per packet: never
+// below the file's delay + fixed, above it only by the order rule's hold
+// where the file's delay falls, lost in the NULL seconds and nowhere else;
+// arrivals in send order; per second the median within ±0.1 ms; the
+// schedule's handovers are the file's route changes. It returns the
+// seconds checked and the handovers.
+func checkReplay(t *testing.T, spec netsim.Spec, res *result.Result, lines []leoemLine, offset, dur int, reach, fixed float64) (int, []time.Duration) {
+	t.Helper()
+	perSecond := make([][]float64, dur)
+	for _, p := range res.Flows[0].Packets {
+		k := int(p.SentS + reach)
+		if k >= dur || p.OWDMs == 0 { // still in flight at the end
+			continue
+		}
+		line := lines[offset+k]
+		if line.null {
+			if p.OWDMs != -1 {
+				t.Fatalf("packet sent %.3fs, at the replaying link in NULL second %d, delivered (%.3f ms)", p.SentS, offset+k+1, p.OWDMs)
+			}
+			continue
+		}
+		if p.OWDMs < 0 {
+			t.Fatalf("packet sent %.3fs lost outside the NULL seconds", p.SentS)
+		}
+		want := line.owd*1e3 + fixed
+		slack := 1e-5 // ms: ns rounding
+		if k > 0 && !lines[offset+k-1].null && lines[offset+k-1].owd > line.owd {
+			slack += (lines[offset+k-1].owd - line.owd) * 1e3 // held behind the last packet of the longer delay
+		}
+		if p.OWDMs < want-1e-5 || p.OWDMs > want+slack {
+			t.Fatalf("packet sent %.3fs: owd %.6f ms, want %.6f (+%.6f)", p.SentS, p.OWDMs, want, slack)
+		}
+		perSecond[k] = append(perSecond[k], p.OWDMs)
+	}
+	// Order: where the file's delay falls, the delay stage holds packets
+	// behind the last one of the longer delay, so arrivals keep send order.
+	last := -1.0
+	for _, p := range res.Flows[0].Packets {
+		if p.OWDMs <= 0 {
+			continue
+		}
+		at := p.SentS*1e3 + p.OWDMs
+		if at < last-1e-6 {
+			t.Fatalf("packet sent %.3fs arrives at %.6f ms, before an earlier one (%.6f ms): reordered", p.SentS, at, last)
+		}
+		last = at
+	}
+	checked := 0
+	for k, owds := range perSecond {
+		if lines[offset+k].null {
+			continue
+		}
+		slices.Sort(owds)
+		if len(owds) < 900 { // 1000 sent; the last second's last ~30 ms are in flight at the end
+			t.Fatalf("second %d: %d probes delivered, want ~1000", k, len(owds))
+		}
+		med := owds[len(owds)/2]
+		if d := med - (lines[offset+k].owd*1e3 + fixed); math.Abs(d) > 0.1 {
+			t.Errorf("second %d: median owd %.4f ms, want file %.4f + %.3f ms (±0.1 ms)", k, med, lines[offset+k].owd*1e3, fixed)
+		}
+		checked++
+	}
+	// Handovers: each second whose node list differs from the last
+	// second's, or the first route after a NULL one.
+	var want []time.Duration
+	for k := 1; k < dur; k++ {
+		cur, prev := lines[offset+k], lines[offset+k-1]
+		if !cur.null && (prev.null || cur.nodes != prev.nodes) {
+			want = append(want, time.Duration(k)*time.Second)
+		}
+	}
+	var got []time.Duration
+	for t0 := spec.Schedule.Next(0); t0 >= 0 && t0 < time.Duration(dur)*time.Second; t0 = spec.Schedule.Next(t0 + 1) {
+		got = append(got, t0)
+	}
+	if len(want) < 3 || !slices.Equal(got, want) {
+		t.Errorf("handovers %v, want the file's %v", got, want)
+	}
+	return checked, got
 }
