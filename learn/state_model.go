@@ -238,14 +238,5 @@ func PlainExamples(ex []StateExample) []Example {
 // MarshalStateModel writes m as indented JSON with info as its training
 // record.
 func MarshalStateModel(m *StateModel, info TrainingInfo) ([]byte, error) {
-	raw, err := json.Marshal(info)
-	if err != nil {
-		return nil, fmt.Errorf("learn: %w", err)
-	}
-	m.Training = raw
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("learn: %w", err)
-	}
-	return append(b, '\n'), nil
+	return marshalTrained(m, &m.Training, info)
 }

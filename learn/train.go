@@ -267,11 +267,17 @@ func round4(x float64) float64 {
 
 // MarshalModel writes m as indented JSON with info as its training record.
 func MarshalModel(m *lmbbr.Model, info TrainingInfo) ([]byte, error) {
+	return marshalTrained(m, &m.Training, info)
+}
+
+// marshalTrained sets *training (m's training record) to info and writes
+// m as indented JSON with a final newline.
+func marshalTrained(m any, training *json.RawMessage, info TrainingInfo) ([]byte, error) {
 	raw, err := json.Marshal(info)
 	if err != nil {
 		return nil, fmt.Errorf("learn: %w", err)
 	}
-	m.Training = raw
+	*training = raw
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("learn: %w", err)
