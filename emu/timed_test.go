@@ -16,16 +16,19 @@ import (
 // at run seconds 7–10; route changes at 1, 2, 3, 11, 16 s...) on the
 // seed-002 example's 150 Mbit/s link.
 func leoemScenario(tb testing.TB, dur time.Duration, flows string) *scenario.Scenario {
-	tb.Helper()
-	sc, err := scenario.Parse("../examples/seed002/test.yaml", []byte(`version: 1
-name: leoem-live
-duration: `+dur.String()+`
-path:
+	return seed002Scenario(tb, "leoem-live", dur, `path:
   profile: fixed
   rate: 150Mbps
   queue: {limit_packets: 50000}
-  delay_file: {file: leoem/Starlink_SD_NY_15_BP_path.log, offset: 990s}
-flows: `+flows+"\n"))
+  delay_file: {file: leoem/Starlink_SD_NY_15_BP_path.log, offset: 990s}`, flows)
+}
+
+// seed002Scenario parses a scenario of the given network (its path: or
+// links: block), duration and flows as if it were a file of
+// examples/seed002, so its delay files resolve there.
+func seed002Scenario(tb testing.TB, name string, dur time.Duration, network, flows string) *scenario.Scenario {
+	tb.Helper()
+	sc, err := scenario.Parse("../examples/seed002/test.yaml", []byte("version: 1\nname: "+name+"\nduration: "+dur.String()+"\n"+network+"\nflows: "+flows+"\n"))
 	if err != nil {
 		tb.Fatal(err)
 	}

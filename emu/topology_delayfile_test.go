@@ -14,23 +14,14 @@ import (
 // 20 ms one (10 ms each way), then one replaying LeoEM's SD→NY path from
 // second 990 (links[1].delay_file; NULL seconds at file seconds 997–1000).
 func chainScenario(tb testing.TB, dur time.Duration, flows string) *scenario.Scenario {
-	tb.Helper()
-	sc, err := scenario.Parse("../examples/seed002/test.yaml", []byte(`version: 1
-name: chain-live
-duration: `+dur.String()+`
-links:
+	return seed002Scenario(tb, "chain-live", dur, `links:
   - {name: access, from: a, to: b, rate: 1Gbps, rtt: 20ms}
   - name: leo
     from: b
     to: c
     rate: 1Gbps
     queue: {limit_packets: 50000}
-    delay_file: {file: leoem/Starlink_SD_NY_15_BP_path.log, offset: 990s}
-flows: `+flows+"\n"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return sc
+    delay_file: {file: leoem/Starlink_SD_NY_15_BP_path.log, offset: 990s}`, flows)
 }
 
 // Issue 19, links[i].delay_file live: a 1 ms probe of 125-byte packets
