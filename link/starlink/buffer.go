@@ -140,19 +140,16 @@ func (b *buffer) next(budget int) *packet.Packet {
 // oldest returns the arrival time of the packet that has waited longest,
 // or false when the buffer is empty.
 func (b *buffer) oldest() (time.Duration, bool) {
-	var at time.Duration
-	found := false
-	for k := range b.nActive {
-		h := b.flows[b.ring[(b.head+k)%len(b.ring)]].q.Peek()
-		if h != nil && (!found || h.EnqueuedAt < at) {
-			at, found = h.EnqueuedAt, true
-		}
+	i := b.oldestFlow()
+	if i < 0 {
+		return 0, false
 	}
-	return at, found
+	return b.flows[i].q.Peek().EnqueuedAt, true
 }
 
-// dropOldest removes and returns the packet that has waited longest.
-func (b *buffer) dropOldest() *packet.Packet {
+// oldestFlow is the index of the active flow whose head packet has waited
+// longest (the first in ring order on a tie), or -1 when none waits.
+func (b *buffer) oldestFlow() int {
 	best := -1
 	for k := range b.nActive {
 		i := int(b.ring[(b.head+k)%len(b.ring)])
@@ -161,6 +158,12 @@ func (b *buffer) dropOldest() *packet.Packet {
 			best = i
 		}
 	}
+	return best
+}
+
+// dropOldest removes and returns the packet that has waited longest.
+func (b *buffer) dropOldest() *packet.Packet {
+	best := b.oldestFlow()
 	if best < 0 {
 		return nil
 	}
