@@ -1,10 +1,8 @@
 package campaign
 
 import (
-	"bytes"
 	"embed"
-	"fmt"
-	"strings"
+	"math"
 
 	"github.com/leolab/leolab/iperf"
 )
@@ -57,25 +55,28 @@ type Metrics struct {
 // figures are 10-run means, and run 1 alone is a noisy target: uplink bbr
 // Sydney run 1 27.0 Mbit/s, mean of runs 1–5 19.5); see RealMeans.
 func RealData() (map[Key]Metrics, error) {
-	var all []iperf.Summary
-	for _, name := range realSummaries() {
-		data, err := realFiles.ReadFile(name)
-		if err != nil {
-			return nil, fmt.Errorf("real data: %w", err)
-		}
-		rows, err := iperf.ReadSummary(name, bytes.NewReader(data))
-		if err != nil {
-			return nil, fmt.Errorf("real data: %w", err)
-		}
-		all = append(all, rows...)
+	runs, err := RealRuns()
+	if err != nil {
+		return nil, err
 	}
-	return RealMeans(all), nil
+	return RealMeans(runs), nil
 }
 
 // ReadReal reads end-summary CSVs (the dataset's layout; see
 // iperf.ReadSummary) into per-key means, as RealData does for the embedded
 // copy.
 func ReadReal(paths []string) (map[Key]Metrics, error) {
+	runs, err := ReadRealRuns(paths)
+	if err != nil {
+		return nil, err
+	}
+	return RealMeans(runs), nil
+}
+
+// ReadRealRuns reads end-summary CSVs run by run, as RealRuns does for the
+// embedded copy (duplicates are kept: RealMeans and RealSpreads count each
+// (scenario, city, CCA, run) once).
+func ReadRealRuns(paths []string) ([]iperf.Summary, error) {
 	var all []iperf.Summary
 	for _, p := range paths {
 		rows, err := iperf.ReadSummaryFile(p)
@@ -84,7 +85,7 @@ func ReadReal(paths []string) (map[Key]Metrics, error) {
 		}
 		all = append(all, rows...)
 	}
-	return RealMeans(all), nil
+	return all, nil
 }
 
 // RealMeans averages end summaries per key, counting each (scenario, city,
@@ -100,23 +101,20 @@ func RealMeans(rows []iperf.Summary) map[Key]Metrics {
 	}
 	seen := map[runKey]bool{}
 	for _, s := range rows {
-		kind := Dedicated
-		if s.Concurrent {
-			kind = Concurrent
-		}
-		k := Key{Kind: kind, Direction: s.Direction, City: strings.ToLower(s.City), CCA: s.CCA}
+		k := summaryKey(s)
 		rk := runKey{k, s.Run}
 		if seen[rk] {
 			continue
 		}
 		seen[rk] = true
 		m := sums[k]
-		m.ThroughputMbps += s.SenderBps / 1e6
-		if s.SenderBytes > 0 {
-			m.RetransPerGB += float64(s.Retransmits) / (float64(s.SenderBytes) / 1e9)
+		v := summaryMetrics(s)
+		m.ThroughputMbps += v[0]
+		if !math.IsNaN(v[1]) {
+			m.RetransPerGB += v[1]
 		}
-		if s.MinRTT > 0 {
-			m.RTTInflation += float64(s.MeanRTT) / float64(s.MinRTT)
+		if !math.IsNaN(v[2]) {
+			m.RTTInflation += v[2]
 		}
 		m.N++
 		sums[k] = m

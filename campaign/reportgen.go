@@ -15,6 +15,9 @@ type ReportInput struct {
 	Rows     []Row         // Compare's output
 	Meta     []report.Meta // caller's provenance: version, store, wall time…
 	Notes    []string      // e.g. warnings about skipped CCAs
+	// Spreads, when set, add the magnitude table with its noise ceiling
+	// (RealSpreads of the real runs Rows were compared with).
+	Spreads map[SpreadKey]Spread
 }
 
 // BuildReport lays out a campaign's comparison: the rank correlations, then
@@ -31,7 +34,17 @@ func BuildReport(in ReportInput) (*report.Report, error) {
 		report.Meta{Key: "real data", Value: RealProvenance()},
 	)
 	fid := Spearman(in.Rows)
-	r.Sections = append(r.Sections, fidelitySection(fid, in.Notes))
+	fs := fidelitySection(fid, in.Notes)
+	if in.Spreads != nil {
+		if t, ok := magnitudeTable(in.Rows, in.Spreads); ok {
+			fs.Text = append(fs.Text, "Magnitude: per city and CCA, the share of cells whose simulated value is within "+
+				"each band of the real one, next to the noise ceiling: the count a model exact in the mean would "+
+				"expect, given the real data's run-to-run spread in both the real targets (1 to 5 runs a cell) and "+
+				"the simulated runs (a faithful model's seeds vary as real runs do).")
+			fs.Tables = append(fs.Tables, t)
+		}
+	}
+	r.Sections = append(r.Sections, fs)
 	for _, p := range pairs(in.Rows) {
 		sec, ok, err := pairSection(in.Rows, p[0], p[1])
 		if err != nil {
@@ -76,6 +89,36 @@ func fidelitySection(fid []Fidelity, notes []string) report.Section {
 	}
 	s.Tables = append(s.Tables, t)
 	return s
+}
+
+// magnitudeTable is Magnitudes next to Ceilings, one row per (kind,
+// direction).
+func magnitudeTable(rows []Row, spreads map[SpreadKey]Spread) (report.Table, bool) {
+	mags, ceils := Magnitudes(rows), Ceilings(rows, spreads)
+	if len(mags) == 0 || len(mags) != len(ceils) {
+		return report.Table{}, false
+	}
+	t := report.Table{Title: "Magnitude agreement and noise ceiling", Name: "magnitude", Columns: []report.Column{
+		{Key: "direction", Title: "direction", Kind: report.Text},
+		{Key: "kind", Title: "kind", Kind: report.Text},
+		{Key: "cells", Title: "cells", Kind: report.Int},
+		{Key: "throughput_within", Title: "throughput within ±25 %", Kind: report.Int},
+		{Key: "throughput_ceiling", Title: "ceiling", Kind: report.Float, Digits: 1},
+		{Key: "retrans_within", Title: "retrans/GB within 2×", Kind: report.Int},
+		{Key: "retrans_ceiling", Title: "ceiling", Kind: report.Float, Digits: 1},
+		{Key: "inflation_within", Title: "RTT infl. within ±15 %", Kind: report.Int},
+		{Key: "inflation_ceiling", Title: "ceiling", Kind: report.Float, Digits: 1},
+		{Key: "spearman", Title: "Spearman ρ", Kind: report.Float, Digits: 2},
+		{Key: "spearman_ceiling", Title: "ceiling", Kind: report.Float, Digits: 2},
+	}}
+	for i, m := range mags {
+		c := ceils[i]
+		t.Rows = append(t.Rows, []report.Cell{report.Str(m.Direction), report.Str(m.Kind), report.Count(int64(m.Cells)),
+			report.Count(int64(m.ThroughputWithin)), report.Num(c.Throughput), report.Count(int64(m.RetransWithin)),
+			report.Num(c.Retrans), report.Count(int64(m.InflationWithin)), report.Num(c.Inflation), report.Num(m.Rho),
+			report.Num(c.Rho)})
+	}
+	return t, true
 }
 
 // pairSection is the section of one direction and kind; ok is false when

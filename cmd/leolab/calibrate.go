@@ -15,6 +15,7 @@ import (
 
 	"github.com/leolab/leolab/calibrate"
 	"github.com/leolab/leolab/campaign"
+	"github.com/leolab/leolab/iperf"
 	"github.com/leolab/leolab/profile"
 	"github.com/leolab/leolab/report"
 	"github.com/spf13/cobra"
@@ -112,6 +113,7 @@ type calibration struct {
 	held       map[string]any // --set: overrides under every evaluation
 	obj        calibrate.Objective
 	real       map[campaign.Key]campaign.Metrics
+	spreads    map[campaign.SpreadKey]campaign.Spread // the real runs' spread, for the noise ceiling
 	cities     []string
 	directions []string
 	kinds      []string
@@ -121,15 +123,17 @@ type calibration struct {
 
 func (f *calibrateFlags) resolve(args []string) (*calibration, error) {
 	c := &calibration{}
+	var runs []iperf.Summary
 	var err error
 	if len(args) == 0 {
-		c.real, err = campaign.RealData()
+		runs, err = campaign.RealRuns()
 	} else {
-		c.real, err = campaign.ReadReal(args)
+		runs, err = campaign.ReadRealRuns(args)
 	}
 	if err != nil {
 		return nil, usageError{err}
 	}
+	c.real, c.spreads = campaign.RealMeans(runs), campaign.RealSpreads(runs)
 	params := f.params
 	if len(params) == 0 {
 		params = defaultCalibrationParams
@@ -458,6 +462,12 @@ func (j *calibrationJob) write(stdout io.Writer, fits *fitted, sets map[string][
 	for _, s := range order {
 		for _, m := range campaign.Magnitudes(sets[s]) {
 			fmt.Fprintf(stdout, "%-11s %s\n", s+":", m)
+		}
+	}
+	if len(order) > 0 {
+		fmt.Fprintln(stdout, campaign.CeilingNote)
+		for _, c := range campaign.Ceilings(sets[order[0]], j.c.spreads) {
+			fmt.Fprintf(stdout, "%-11s %s\n", "ceiling:", c)
 		}
 	}
 	fmt.Fprintf(stdout, "wrote %s, fitted.yaml, residuals.csv, evaluations.csv\n", filepath.Join(dir, report.HTMLFile))

@@ -286,12 +286,13 @@ func writeReport(cmd *cobra.Command, j reportJob) error {
 	if err != nil {
 		return err
 	}
-	real, err := campaign.RealData()
+	realRuns, err := campaign.RealRuns()
 	if err != nil {
 		return err
 	}
-	rows := campaign.Compare(flows, real)
-	rep, err := campaign.BuildReport(campaign.ReportInput{Title: j.title, Campaign: j.c, Rows: rows, Notes: j.notes,
+	spreads := campaign.RealSpreads(realRuns)
+	rows := campaign.Compare(flows, campaign.RealMeans(realRuns))
+	rep, err := campaign.BuildReport(campaign.ReportInput{Title: j.title, Campaign: j.c, Rows: rows, Notes: j.notes, Spreads: spreads,
 		Meta: []report.Meta{{Key: "leolab", Value: versionString()}, {Key: "store", Value: j.st.Path()},
 			{Key: "stored runs", Value: fmt.Sprintf("%d of %d", countStored(flows), len(j.runs))}}})
 	if err != nil {
@@ -324,6 +325,10 @@ func writeReport(cmd *cobra.Command, j reportJob) error {
 		fmt.Fprintln(out, "magnitude (per city and CCA, sim vs the real 5-run means):")
 		for _, m := range mags {
 			fmt.Fprintln(out, "  "+m.String())
+		}
+		fmt.Fprintln(out, campaign.CeilingNote)
+		for _, c := range campaign.Ceilings(rows, spreads) {
+			fmt.Fprintln(out, "  "+c.String())
 		}
 	}
 	fmt.Fprintf(out, "wrote %s, results.csv, flows.csv\n", filepath.Join(j.dir, report.HTMLFile))
