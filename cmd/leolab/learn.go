@@ -141,6 +141,7 @@ func writeLearnOutput(out io.Writer, path string, data []byte) error {
 type learnTrainFlags struct {
 	labels   string
 	features string
+	target   string
 	holdout  string
 	out      string
 	iters    int
@@ -197,6 +198,7 @@ epoch goes to stderr, the curve to --curves, the model (safetensors) to
 	}
 	c.Flags().StringVar(&f.labels, "labels", "surrogate", "labels to fit: surrogate (every UP and DOWN row's eq. 3 gain) or counterfactual (the replay-measured argmax of the rows learn label labelled)")
 	c.Flags().StringVar(&f.features, "features", learn.FeaturesLMBBR, "linear model inputs: lmbbr (the controller's 4 features; the model lmbbr loads) or all (every numeric state field of the pool, standardised; a JSON lmbbr cannot load, to measure what the wider state buys)")
+	c.Flags().StringVar(&f.target, "target", learn.TargetGain, "what the linear model fits: gain (classify each row's label) or curve (--labels counterfactual only: ridge-regress every feasible gain's measured reward on the standardised state and answer the predicted curve's argmax; penalty and softmax temperature chosen by leaving one training city out)")
 	c.Flags().StringVar(&f.holdout, "holdout", "", "leave rows of this `LOCATION` out of training and evaluate on them")
 	c.Flags().StringVar(&f.out, "out", "", "write the model to `FILE` instead of stdout")
 	c.Flags().IntVar(&f.iters, "iterations", d.Iterations, "gradient-descent steps per phase")
@@ -230,6 +232,19 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 	features, err := learn.ParseFeatureSet(f.features)
 	if err != nil {
 		return badInput("learn train: --features: %v", err)
+	}
+	target, err := learn.ParseTarget(f.target)
+	if err != nil {
+		return badInput("learn train: --target: %v", err)
+	}
+	if target == learn.TargetCurve {
+		if f.seq.model != "linear" {
+			return badInput("learn train: --target curve is for --model linear (got --model %s)", f.seq.model)
+		}
+		if labels != learn.LabelCounterfactual {
+			return badInput("learn train: --target curve needs --labels counterfactual (only replayed rows carry gain_rewards, the curve it fits)")
+		}
+		return runLearnTrainCurve(cmd, rows, args, f, features)
 	}
 	switch f.seq.model {
 	case "seq":
