@@ -172,6 +172,17 @@ lmbbr features' rate over max bw, RTT over min RTT and loss, the downlink
 flag), standardised by the training rows; its JSON is for measurement,
 lmbbr cannot load it.
 
+--target curve (with --labels counterfactual) regresses, instead of the
+argmax, every feasible gain's measured reward (gain_rewards, centred on
+the row's mean over the gains) on the standardised state of --features,
+one ridge regression per phase, and answers the predicted curve's argmax;
+the ridge penalty (least regret) and the softmax temperature of its
+cross-entropy (least cross-entropy) are chosen by leaving one training
+city out, --l2 fixes the penalty. It reports, next to accuracy and
+cross-entropy, the mean regret (best gain's reward minus the answer's)
+against always answering the training majority; its JSON is for
+measurement, lmbbr cannot load it.
+
 The embedded model is trained on simulated BBR downlink runs (120 s, seeds
 1-4) of london, mumbai, ohio, saopaulo and sydney with tokyo held out;
 go test ./learn -run TestDefaultModel -update rebuilds it.
@@ -192,6 +203,7 @@ epoch goes to stderr, the curve to --curves, the model (safetensors) to
 		Example: `  leolab learn train pool.jsonl --out model.json
   leolab learn train pool.jsonl --holdout tokyo --out model.json
   leolab learn train cf-train.jsonl cf-tokyo.jsonl --labels counterfactual --features all --holdout tokyo --out state.json
+  leolab learn train cf-train.jsonl cf-tokyo.jsonl --labels counterfactual --target curve --holdout tokyo --out curve.json
   leolab learn train pool.jsonl --model seq --holdout tokyo --out seq.safetensors --curves curves.csv --checkpoint run.ckpt
   leolab learn train pool.jsonl --model seq --backbone gpt2 --gpt2 gpt2/model.safetensors --heads 12 --lora-rank 8 --out seq.safetensors`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLearnTrain(cmd, args, &f) },
