@@ -13,6 +13,15 @@
 // trained deterministically on the eq. 3 gains (train.go), its evaluation
 // per phase and the model JSON that cc/lmbbr embeds.
 //
+// For counterfactual rows (package learn/counterfactual) the full-state
+// regression (state_model.go) classifies the argmax over every numeric
+// state field, and the reward-curve regression (curve.go, learn train
+// --target curve) instead regresses every feasible gain's measured reward
+// and answers the predicted curve's argmax, its penalty and softmax
+// temperature chosen by leaving one training city out; both are scored by
+// accuracy, cross-entropy against the training labels' prior and (the
+// curve) regret in reward against always answering the training majority.
+//
 // Package learn/seq holds seed 003's own model on gomlx: the sequence
 // policy (state encoder, return-conditioned transformer, phase-masked
 // head) with a GPT-2 + LoRA backbone option; this package's regression

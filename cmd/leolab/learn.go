@@ -141,6 +141,7 @@ func writeLearnOutput(out io.Writer, path string, data []byte) error {
 type learnTrainFlags struct {
 	labels   string
 	features string
+	target   string
 	holdout  string
 	out      string
 	iters    int
@@ -171,6 +172,17 @@ lmbbr features' rate over max bw, RTT over min RTT and loss, the downlink
 flag), standardised by the training rows; its JSON is for measurement,
 lmbbr cannot load it.
 
+--target curve (with --labels counterfactual) regresses, instead of the
+argmax, every feasible gain's measured reward (gain_rewards, centred on
+the row's mean over the gains) on the standardised state of --features,
+one ridge regression per phase, and answers the predicted curve's argmax;
+the ridge penalty (least regret) and the softmax temperature of its
+cross-entropy (least cross-entropy) are chosen by leaving one training
+city out, --l2 fixes the penalty. It reports, next to accuracy and
+cross-entropy, the mean regret (best gain's reward minus the answer's)
+against always answering the training majority; its JSON is for
+measurement, lmbbr cannot load it.
+
 The embedded model is trained on simulated BBR downlink runs (120 s, seeds
 1-4) of london, mumbai, ohio, saopaulo and sydney with tokyo held out;
 go test ./learn -run TestDefaultModel -update rebuilds it.
@@ -191,12 +203,14 @@ epoch goes to stderr, the curve to --curves, the model (safetensors) to
 		Example: `  leolab learn train pool.jsonl --out model.json
   leolab learn train pool.jsonl --holdout tokyo --out model.json
   leolab learn train cf-train.jsonl cf-tokyo.jsonl --labels counterfactual --features all --holdout tokyo --out state.json
+  leolab learn train cf-train.jsonl cf-tokyo.jsonl --labels counterfactual --target curve --holdout tokyo --out curve.json
   leolab learn train pool.jsonl --model seq --holdout tokyo --out seq.safetensors --curves curves.csv --checkpoint run.ckpt
   leolab learn train pool.jsonl --model seq --backbone gpt2 --gpt2 gpt2/model.safetensors --heads 12 --lora-rank 8 --out seq.safetensors`,
 		RunE: func(cmd *cobra.Command, args []string) error { return runLearnTrain(cmd, args, &f) },
 	}
 	c.Flags().StringVar(&f.labels, "labels", "surrogate", "labels to fit: surrogate (every UP and DOWN row's eq. 3 gain) or counterfactual (the replay-measured argmax of the rows learn label labelled)")
 	c.Flags().StringVar(&f.features, "features", learn.FeaturesLMBBR, "linear model inputs: lmbbr (the controller's 4 features; the model lmbbr loads) or all (every numeric state field of the pool, standardised; a JSON lmbbr cannot load, to measure what the wider state buys)")
+	c.Flags().StringVar(&f.target, "target", learn.TargetGain, "what the linear model fits: gain (classify each row's label) or curve (--labels counterfactual only: ridge-regress every feasible gain's measured reward on the standardised state and answer the predicted curve's argmax; penalty and softmax temperature chosen by leaving one training city out)")
 	c.Flags().StringVar(&f.holdout, "holdout", "", "leave rows of this `LOCATION` out of training and evaluate on them")
 	c.Flags().StringVar(&f.out, "out", "", "write the model to `FILE` instead of stdout")
 	c.Flags().IntVar(&f.iters, "iterations", d.Iterations, "gradient-descent steps per phase")
@@ -230,6 +244,19 @@ func runLearnTrain(cmd *cobra.Command, args []string, f *learnTrainFlags) error 
 	features, err := learn.ParseFeatureSet(f.features)
 	if err != nil {
 		return badInput("learn train: --features: %v", err)
+	}
+	target, err := learn.ParseTarget(f.target)
+	if err != nil {
+		return badInput("learn train: --target: %v", err)
+	}
+	if target == learn.TargetCurve {
+		if f.seq.model != "linear" {
+			return badInput("learn train: --target curve is for --model linear (got --model %s)", f.seq.model)
+		}
+		if labels != learn.LabelCounterfactual {
+			return badInput("learn train: --target curve needs --labels counterfactual (only replayed rows carry gain_rewards, the curve it fits)")
+		}
+		return runLearnTrainCurve(cmd, rows, args, f, features)
 	}
 	switch f.seq.model {
 	case "seq":
