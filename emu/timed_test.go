@@ -2,7 +2,6 @@ package emu
 
 import (
 	"math"
-	"slices"
 	"testing"
 	"time"
 
@@ -72,48 +71,7 @@ func TestLiveLeoEMReplay(t *testing.T) {
 	dur := liveSeconds(t, 20*time.Second)
 	sc := leoemScenario(t, dur, "[{cca: cbr, rate: 1Mbps, packet_size: 125, record: true}]")
 	path := sc.PathLog()
-	livetest.Repeat(t, func(a *livetest.Attempt) {
-		_, rc := liveConfig(t, sc, false)
-		res := live(t, rc)
-		gap := time.Duration(res.Instrument["pump_gap_max_us"]) * time.Microsecond
-		a.Stall("pump gap max", gap, 2*time.Millisecond)
-		per := map[int][]float64{}
-		lostOut, lostIn := 0, 0
-		for _, p := range res.Flows[0].Packets {
-			k := int(p.SentS)
-			if k >= int(dur/time.Second) || p.OWDMs == 0 {
-				continue
-			}
-			frac := p.SentS - float64(k)
-			down := path.Down[990+k]
-			switch {
-			case frac < 0.005 || frac > 0.995: // the pump's timing at a second's edge
-			case down && p.OWDMs >= 0:
-				lostIn++ // should have been lost
-			case !down && p.OWDMs < 0:
-				lostOut++
-			case !down:
-				per[k] = append(per[k], p.OWDMs)
-			}
-		}
-		if lostIn > 0 || lostOut > 0 {
-			a.Errorf("%d packets delivered in NULL seconds, %d lost outside them", lostIn, lostOut)
-		}
-		worst := 0.0
-		for k, owds := range per {
-			slices.Sort(owds)
-			d := owds[len(owds)/2] - path.OWD[990+k]*1e3
-			worst = max(worst, math.Abs(d))
-			if math.Abs(d) > 0.2 {
-				a.Errorf("second %d: median owd %.3f ms, file %.3f ms (±0.2 ms)", k, owds[len(owds)/2], path.OWD[990+k]*1e3)
-			}
-		}
-		if len(per) < int(dur/time.Second)-5 {
-			a.Errorf("%d seconds measured", len(per))
-		}
-		t.Logf("run %d: probe over %d seconds, worst median error %.3f ms; pump gap max %v, release p99 %.0f µs",
-			a.N, len(per), worst, gap, res.Instrument["release_err_p99_us"])
-	})
+	probeFileDelays(t, sc, dur, delayProbe{path: path, first: 990, tol: 0.2})
 	minRTT := math.Inf(1)
 	for k := range int(dur / time.Second) {
 		if !path.Down[990+k] {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/leolab/leolab/orbit"
-	"github.com/leolab/leolab/scenario"
 )
 
 // path.orbit.tle: the example's slots are `leolab orbit path --tle`'s
@@ -73,27 +72,20 @@ func TestOrbitTLEBadInput(t *testing.T) {
 		}
 	}
 	const orb = `orbit: {from: "-37.85,145.11", to: "-33.87,151.21", `
-	for _, tc := range []struct{ name, orbit, want string }{
-		{"isl", orb + `tle: sats.tle, mode: isl}`,
-			"scen.yaml:7: path.orbit.mode: isl needs a Walker shell's links; it cannot be used with tle (use mode bentpipe)"},
-		{"shell too", orb + `tle: sats.tle, shell: starlink-1}`,
-			"scen.yaml:7: path.orbit.tle: and path.orbit.shell both name the satellites; give one"},
-		{"missing", orb + `tle: nope.tle}`,
-			"scen.yaml:7: path.orbit.tle: open " + filepath.Join(dir, "nope.tle") + ": no such file or directory"},
-		{"checksum", orb + `tle: bad.tle}`,
-			"scen.yaml:7: path.orbit.tle: " + filepath.Join(dir, "bad.tle") + ":13: tle line 1 column 69 (checksum): got 2, want 1 (allowed: the sum of the line's digits, each - counting 1, mod 10)"},
-		{"empty", orb + `tle: empty.tle}`,
-			"path.orbit.tle: " + filepath.Join(dir, "empty.tle") + ": no element sets"},
-	} {
-		src := "version: 1\nduration: 60s\npath:\n  profile: fixed\n  rate: 10Mbps\n  rtt: 10ms\n  " +
-			tc.orbit + "\n  owd_source: orbit\nflows: [{cca: cubic}]\n"
-		file := filepath.Join(dir, "scen.yaml")
-		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, err := scenario.Load(file)
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %v\nwant it to contain %q", tc.name, err, tc.want)
-		}
+	src := func(orbit string) string {
+		return "version: 1\nduration: 60s\npath:\n  profile: fixed\n  rate: 10Mbps\n  rtt: 10ms\n  " +
+			orbit + "\n  owd_source: orbit\nflows: [{cca: cubic}]\n"
 	}
+	testBadInput(t, filepath.Join(dir, "scen.yaml"), []badInput{
+		{"isl", src(orb + `tle: sats.tle, mode: isl}`),
+			[]string{"scen.yaml:7: path.orbit.mode: isl needs a Walker shell's links; it cannot be used with tle (use mode bentpipe)"}},
+		{"shell too", src(orb + `tle: sats.tle, shell: starlink-1}`),
+			[]string{"scen.yaml:7: path.orbit.tle: and path.orbit.shell both name the satellites; give one"}},
+		{"missing", src(orb + `tle: nope.tle}`),
+			[]string{"scen.yaml:7: path.orbit.tle: open " + filepath.Join(dir, "nope.tle") + ": no such file or directory"}},
+		{"checksum", src(orb + `tle: bad.tle}`),
+			[]string{"scen.yaml:7: path.orbit.tle: " + filepath.Join(dir, "bad.tle") + ":13: tle line 1 column 69 (checksum): got 2, want 1 (allowed: the sum of the line's digits, each - counting 1, mod 10)"}},
+		{"empty", src(orb + `tle: empty.tle}`),
+			[]string{"path.orbit.tle: " + filepath.Join(dir, "empty.tle") + ": no element sets"}},
+	})
 }

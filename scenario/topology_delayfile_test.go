@@ -1,7 +1,6 @@
 package scenario_test
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -109,40 +108,27 @@ flows:
 FLOWS
 `
 	const both = "  - {cca: cubic, path: [hop1, hop2]}\n"
-	for _, c := range []struct {
-		name, delay, flows string
-		want               []string
-	}{
-		{"missing file", "delay_file: {file: nowhere.log}", both,
-			[]string{"bad.yaml:10:", "links[1].delay_file.file", "nowhere.log", "no such file"}},
-		{"no file", "delay_file: {offset: 5s}", both,
-			[]string{"bad.yaml:10:", "links[1].delay_file.file", "missing"}},
-		{"malformed line", "delay_file: {file: " + bad + "}", both,
-			[]string{"bad.yaml:10:", "links[1].delay_file.file", bad + ":2:", "not the sum of the hop delays"}},
-		{"format", "delay_file: {file: " + bp + ", format: mahimahi}", both,
-			[]string{"bad.yaml:10:", "links[1].delay_file.format", `"mahimahi"`, "allowed: leoem, orbit"}},
-		{"unknown field", "delay_file: {file: " + bp + ", loop: true}", both,
-			[]string{"bad.yaml:10:", "links[1].delay_file.loop", "allowed: file, format, offset, handovers, handover_error, handover_outage"}},
-		{"offset beyond", "delay_file: {file: " + bp + ", offset: 5700s}", both,
-			[]string{"bad.yaml:10:", "links[1].delay_file.offset", "beyond the file's 1h35m32s"}},
-		{"unknown link field", "delay: 5ms", both,
-			[]string{"bad.yaml:10:", "links[1].delay", "allowed: name, from, to, rate, rtt, queue, loss, reverse, schedule, delay_file"}},
-		{"flow not crossing", "delay_file: {file: " + bp + "}", both + "  - {cca: cubic, path: [hop1]}\n",
-			[]string{"bad.yaml:14:", "flows[1].path", "does not cross hop2", "links[1], line 6", "handovers: false"}},
-	} {
-		src := strings.Replace(strings.Replace(base, "DELAY", c.delay, 1), "FLOWS\n", c.flows, 1)
-		_, err := scenario.Parse(filepath.Join(dir, "bad.yaml"), []byte(src))
-		var se *scenario.Error
-		if err == nil || !errors.As(err, &se) {
-			t.Errorf("%s: error %v, want a scenario.Error", c.name, err)
-			continue
-		}
-		for _, w := range c.want {
-			if !strings.Contains(err.Error(), w) {
-				t.Errorf("%s: %q lacks %q", c.name, err, w)
-			}
-		}
+	src := func(delay, flows string) string {
+		return strings.Replace(strings.Replace(base, "DELAY", delay, 1), "FLOWS\n", flows, 1)
 	}
+	testBadInput(t, filepath.Join(dir, "bad.yaml"), []badInput{
+		{"missing file", src("delay_file: {file: nowhere.log}", both),
+			[]string{"bad.yaml:10:", "links[1].delay_file.file", "nowhere.log", "no such file"}},
+		{"no file", src("delay_file: {offset: 5s}", both),
+			[]string{"bad.yaml:10:", "links[1].delay_file.file", "missing"}},
+		{"malformed line", src("delay_file: {file: "+bad+"}", both),
+			[]string{"bad.yaml:10:", "links[1].delay_file.file", bad + ":2:", "not the sum of the hop delays"}},
+		{"format", src("delay_file: {file: "+bp+", format: mahimahi}", both),
+			[]string{"bad.yaml:10:", "links[1].delay_file.format", `"mahimahi"`, "allowed: leoem, orbit"}},
+		{"unknown field", src("delay_file: {file: "+bp+", loop: true}", both),
+			[]string{"bad.yaml:10:", "links[1].delay_file.loop", "allowed: file, format, offset, handovers, handover_error, handover_outage"}},
+		{"offset beyond", src("delay_file: {file: "+bp+", offset: 5700s}", both),
+			[]string{"bad.yaml:10:", "links[1].delay_file.offset", "beyond the file's 1h35m32s"}},
+		{"unknown link field", src("delay: 5ms", both),
+			[]string{"bad.yaml:10:", "links[1].delay", "allowed: name, from, to, rate, rtt, queue, loss, reverse, schedule, delay_file"}},
+		{"flow not crossing", src("delay_file: {file: "+bp+"}", both+"  - {cca: cubic, path: [hop1]}\n"),
+			[]string{"bad.yaml:14:", "flows[1].path", "does not cross hop2", "links[1], line 6", "handovers: false"}},
+	})
 	// A move off the link with handovers.
 	moved := strings.Replace(strings.Replace(base, "DELAY", "loss: 0", 1),
 		"{name: hop1, from: a, to: b, rate: 100Mbps, rtt: 10ms}", "{name: hop1, from: a, to: b, rate: 100Mbps, delay_file: {file: "+bp+"}}", 1)
@@ -168,7 +154,7 @@ FLOWS
 	if _, err := scenario.Parse(filepath.Join(dir, "ok.yaml"), []byte(strings.Replace(ok, "FLOWS\n", both, 1))); err != nil {
 		t.Errorf("handovers on one link only: %v", err)
 	}
-	noHo := strings.Replace(strings.Replace(base, "DELAY", "delay_file: {file: "+bp+", handovers: false}", 1), "FLOWS\n", both+"  - {cca: cubic, path: [hop1]}\n", 1)
+	noHo := src("delay_file: {file: "+bp+", handovers: false}", both+"  - {cca: cubic, path: [hop1]}\n")
 	if _, err := scenario.Parse(filepath.Join(dir, "ok.yaml"), []byte(noHo)); err != nil {
 		t.Errorf("a flow beside a link without handovers: %v", err)
 	}

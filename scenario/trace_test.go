@@ -2,7 +2,6 @@ package scenario_test
 
 import (
 	"cmp"
-	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -397,40 +396,27 @@ func TestTraceScenarioErrors(t *testing.T) {
 	write("delay.txt", "10\n11\n")
 	write("baddelay.txt", "10\n-2\n")
 	head := "version: 1\nduration: 10s\nflows: [{cca: cubic}]\npath:\n  profile: trace\n"
-	cases := []struct{ name, path, want string }{
-		{"non-monotonic", "  trace: {format: mahimahi, uplink: bw.txt, downlink: bad.txt}\n",
-			filepath.Join(dir, "bad.txt") + ":3: 3 ms after 5 ms on line 2: timestamps must be non-decreasing (each line >= the one before) (path.trace.downlink of " + filepath.Join(dir, "s.yaml") + ")"},
-		{"bad delay", "  trace: {format: leoreplayer, uplink: bw.txt, downlink: bw.txt, delay: baddelay.txt}\n",
-			filepath.Join(dir, "baddelay.txt") + ":2: -2 ms: allowed delays are in [0, 600000] ms"},
-		{"missing file", "  trace: {format: mahimahi, uplink: nope.txt, downlink: bw.txt}\n",
-			"s.yaml:6: path.trace.uplink: open " + filepath.Join(dir, "nope.txt") + ": no such file or directory"},
-		{"format", "  trace: {format: pantheon, uplink: bw.txt, downlink: bw.txt}\n",
-			`s.yaml:6: path.trace.format: "pantheon" (allowed: leoreplayer, mahimahi)`},
-		{"leoreplayer without delay", "  trace: {format: leoreplayer, uplink: bw.txt, downlink: bw.txt}\n",
-			"s.yaml:6: path.trace.delay: missing: format leoreplayer needs its delay trace"},
-		{"owd on leoreplayer", "  trace: {format: leoreplayer, uplink: bw.txt, downlink: bw.txt, delay: delay.txt, owd: 5ms}\n",
-			"s.yaml:6: path.trace.owd: applies to format mahimahi"},
-		{"queue", "  trace: {format: mahimahi, uplink: bw.txt, downlink: bw.txt, queue: {discipline: fifo}}\n",
-			"path.trace.queue.discipline"},
-		{"no trace", "  direction: uplink\n", "s.yaml:4: path: profile trace needs path.trace"},
-		{"unknown field", "  trace: {format: mahimahi, uplink: bw.txt, downlink: bw.txt, rate: 5Mbps}\n",
-			"s.yaml:6: path.trace.rate: unknown field (allowed: format, uplink, downlink, delay, delay_interval, owd, queue, loss)"},
-		{"loss", "  trace: {format: mahimahi, uplink: bw.txt, downlink: bw.txt, loss: {uplink: 2}}\n",
-			"s.yaml:6: path.trace.loss.uplink:"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			file := filepath.Join(dir, "s.yaml")
-			_, err := scenario.Parse(file, []byte(head+c.path))
-			var se *scenario.Error
-			if !errors.As(err, &se) {
-				t.Fatalf("error %v, want a *scenario.Error", err)
-			}
-			if !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error\n  %v\nwant it to contain\n  %s", err, c.want)
-			}
-		})
-	}
+	testBadInput(t, filepath.Join(dir, "s.yaml"), []badInput{
+		{"non-monotonic", head + "  trace: {format: mahimahi, uplink: bw.txt, downlink: bad.txt}\n",
+			[]string{filepath.Join(dir, "bad.txt") + ":3: 3 ms after 5 ms on line 2: timestamps must be non-decreasing (each line >= the one before) (path.trace.downlink of " + filepath.Join(dir, "s.yaml") + ")"}},
+		{"bad delay", head + "  trace: {format: leoreplayer, uplink: bw.txt, downlink: bw.txt, delay: baddelay.txt}\n",
+			[]string{filepath.Join(dir, "baddelay.txt") + ":2: -2 ms: allowed delays are in [0, 600000] ms"}},
+		{"missing file", head + "  trace: {format: mahimahi, uplink: nope.txt, downlink: bw.txt}\n",
+			[]string{"s.yaml:6: path.trace.uplink: open " + filepath.Join(dir, "nope.txt") + ": no such file or directory"}},
+		{"format", head + "  trace: {format: pantheon, uplink: bw.txt, downlink: bw.txt}\n",
+			[]string{`s.yaml:6: path.trace.format: "pantheon" (allowed: leoreplayer, mahimahi)`}},
+		{"leoreplayer without delay", head + "  trace: {format: leoreplayer, uplink: bw.txt, downlink: bw.txt}\n",
+			[]string{"s.yaml:6: path.trace.delay: missing: format leoreplayer needs its delay trace"}},
+		{"owd on leoreplayer", head + "  trace: {format: leoreplayer, uplink: bw.txt, downlink: bw.txt, delay: delay.txt, owd: 5ms}\n",
+			[]string{"s.yaml:6: path.trace.owd: applies to format mahimahi"}},
+		{"queue", head + "  trace: {format: mahimahi, uplink: bw.txt, downlink: bw.txt, queue: {discipline: fifo}}\n",
+			[]string{"path.trace.queue.discipline"}},
+		{"no trace", head + "  direction: uplink\n", []string{"s.yaml:4: path: profile trace needs path.trace"}},
+		{"unknown field", head + "  trace: {format: mahimahi, uplink: bw.txt, downlink: bw.txt, rate: 5Mbps}\n",
+			[]string{"s.yaml:6: path.trace.rate: unknown field (allowed: format, uplink, downlink, delay, delay_interval, owd, queue, loss)"}},
+		{"loss", head + "  trace: {format: mahimahi, uplink: bw.txt, downlink: bw.txt, loss: {uplink: 2}}\n",
+			[]string{"s.yaml:6: path.trace.loss.uplink:"}},
+	})
 	// A trace block on another profile is refused too.
 	_, err := scenario.Parse("f.yaml", []byte("version: 1\nduration: 10s\nflows: [{cca: cubic}]\npath: {profile: fixed, rate: 10Mbps, rtt: 20ms, trace: {format: mahimahi}}\n"))
 	if err == nil || !strings.Contains(err.Error(), "path.trace: applies to profile trace only") {
