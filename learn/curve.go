@@ -22,10 +22,7 @@ const (
 
 // ParseTarget checks a --target value.
 func ParseTarget(name string) (string, error) {
-	if name == TargetGain || name == TargetCurve {
-		return name, nil
-	}
-	return "", fmt.Errorf("target %q (allowed: %s, %s)", name, TargetGain, TargetCurve)
+	return parseChoice("target", name, TargetGain, TargetCurve)
 }
 
 // CurveExample is a counterfactual row's state (the columns of the

@@ -30,10 +30,16 @@ const (
 
 // ParseFeatureSet checks a --features value.
 func ParseFeatureSet(name string) (string, error) {
-	if name == FeaturesLMBBR || name == FeaturesAll {
+	return parseChoice("feature set", name, FeaturesLMBBR, FeaturesAll)
+}
+
+// parseChoice returns name if it is one of allowed, else an error naming
+// what and the allowed values.
+func parseChoice(what, name string, allowed ...string) (string, error) {
+	if slices.Contains(allowed, name) {
 		return name, nil
 	}
-	return "", fmt.Errorf("feature set %q (allowed: %s, %s)", name, FeaturesLMBBR, FeaturesAll)
+	return "", fmt.Errorf("%s %q (allowed: %s)", what, name, strings.Join(allowed, ", "))
 }
 
 // StateExample is an Example with its full state (StateFeatureNames'

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -49,15 +48,7 @@ func curvePoolFile(t *testing.T, dir string) string {
 			p.Rows = append(p.Rows, r)
 		}
 	}
-	var buf bytes.Buffer
-	if err := p.WriteJSONL(&buf); err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(dir, "cf-curve.jsonl")
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
+	return writePoolFile(t, filepath.Join(dir, "cf-curve.jsonl"), p)
 }
 
 // --target curve regresses the reward curves: with the full state it

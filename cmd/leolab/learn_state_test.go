@@ -43,11 +43,16 @@ func cfPoolFile(t *testing.T, dir string) string {
 			p.Rows = append(p.Rows, r)
 		}
 	}
+	return writePoolFile(t, filepath.Join(dir, "cf.jsonl"), p)
+}
+
+// writePoolFile writes p as JSONL to path and returns path.
+func writePoolFile(t *testing.T, path string, p *learn.Pool) string {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := p.WriteJSONL(&buf); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "cf.jsonl")
 	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
