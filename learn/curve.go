@@ -403,7 +403,7 @@ func EvaluateCurve(m *CurveModel, train, ex []CurveExample) []CurveEval {
 		answers = append(answers, answer{Phase: e.Phase, Label: e.Label, Gain: m.Predict(e.Phase, e.S), Probs: m.Probs(e.Phase, e.S)})
 	}
 	evs := evaluate(answers)
-	SetPrior(evs, plainCurve(train), plainCurve(ex))
+	SetPrior(evs, plainExamples(train), plainExamples(ex))
 	out := make([]CurveEval, len(evs))
 	for i, ev := range evs {
 		gains := Feasible(ev.Phase)
@@ -433,13 +433,6 @@ func EvaluateCurve(m *CurveModel, train, ex []CurveExample) []CurveEval {
 	return out
 }
 
-func plainCurve(xs []CurveExample) []Example {
-	out := make([]Example, len(xs))
-	for i, e := range xs {
-		out[i] = e.Example
-	}
-	return out
-}
 
 // CurvePhaseEvals are the evaluations' PhaseEvals (for EvalJSON).
 func CurvePhaseEvals(evs []CurveEval) []PhaseEval {

@@ -231,12 +231,19 @@ func EvaluateState(m *StateModel, ex []StateExample) []PhaseEval {
 	return evaluate(answers)
 }
 
-// PlainExamples returns the examples without their states (for
+// withExample is an example carrying more than its Example (a state, a
+// reward curve).
+type withExample interface{ plain() Example }
+
+func (e StateExample) plain() Example { return e.Example }
+func (e CurveExample) plain() Example { return e.Example }
+
+// plainExamples returns the examples without what they carry (for
 // SetPrior).
-func PlainExamples(ex []StateExample) []Example {
+func plainExamples[T withExample](ex []T) []Example {
 	out := make([]Example, len(ex))
 	for i, e := range ex {
-		out[i] = e.Example
+		out[i] = e.plain()
 	}
 	return out
 }

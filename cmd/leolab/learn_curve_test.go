@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/leolab/leolab/learn"
 )
@@ -17,38 +16,22 @@ import (
 // constant), the best gain the highest or the lowest.
 func curvePoolFile(t *testing.T, dir string) string {
 	t.Helper()
-	p := learn.NewPool()
-	for _, loc := range []string{"london", "ohio", "sydney", "tokyo"} {
-		src := learn.Source{Location: loc, Stream: "downlink-sim", Flow: loc + " bbr"}
-		for i := range 40 {
-			r := learn.Row{Source: src, Index: i, Sample: learn.Sample{T: time.Duration(i+1) * time.Second, Throughput: 1e8,
-				CWnd: 1_000_000 * (1 + i%4), RTT: 40 * time.Millisecond}, Phase: learn.Cruise, Action: 1, Mapped: 1}
-			switch i % 8 {
-			case 1, 6:
-				r.Phase = learn.Up
-			case 3, 4:
-				r.Phase = learn.Down
-			}
-			if r.Phase != learn.Cruise {
-				g := learn.Feasible(r.Phase)
-				slope := -0.01
-				if r.CWnd > 2_000_000 {
-					slope = 0.01
-				}
-				r.GainRewards = make([]float64, len(g))
-				for k := range g {
-					r.GainRewards[k] = 0.7 + slope*float64(k-2)
-				}
-				k := 0
-				if slope > 0 {
-					k = len(g) - 1
-				}
-				r.Action, r.Mapped, r.LabelSource = g[k], g[0], learn.LabelCounterfactual
-			}
-			p.Rows = append(p.Rows, r)
+	locs := []string{"london", "ohio", "sydney", "tokyo"}
+	return cwndPoolFile(t, filepath.Join(dir, "cf-curve.jsonl"), locs, func(r *learn.Row, g []float64) {
+		slope := -0.01
+		if r.CWnd > 2_000_000 {
+			slope = 0.01
 		}
-	}
-	return writePoolFile(t, filepath.Join(dir, "cf-curve.jsonl"), p)
+		r.GainRewards = make([]float64, len(g))
+		for k := range g {
+			r.GainRewards[k] = 0.7 + slope*float64(k-2)
+		}
+		k := 0
+		if slope > 0 {
+			k = len(g) - 1
+		}
+		r.Action = g[k]
+	})
 }
 
 // --target curve regresses the reward curves: with the full state it

@@ -19,8 +19,24 @@ import (
 // rate, RTT and loss constant).
 func cfPoolFile(t *testing.T, dir string) string {
 	t.Helper()
+	return cwndPoolFile(t, filepath.Join(dir, "cf.jsonl"), []string{"sydney", "tokyo"}, func(r *learn.Row, g []float64) {
+		k := 0
+		if r.CWnd > 2_000_000 {
+			k = len(g) - 1
+		}
+		r.Action, r.GainRewards = g[k], make([]float64, len(g))
+		r.GainRewards[k] = 1
+	})
+}
+
+// cwndPoolFile writes to path a counterfactual pool of 40 rows per
+// location whose cwnd cycles through 1–4 MB (rate, RTT and loss constant),
+// two UP and two DOWN decisions in every 8 rows; label sets each
+// decision's action and reward curve over its feasible gains g.
+func cwndPoolFile(t *testing.T, path string, locs []string, label func(r *learn.Row, g []float64)) string {
+	t.Helper()
 	p := learn.NewPool()
-	for _, loc := range []string{"sydney", "tokyo"} {
+	for _, loc := range locs {
 		src := learn.Source{Location: loc, Stream: "downlink-sim", Flow: loc + " bbr"}
 		for i := range 40 {
 			r := learn.Row{Source: src, Index: i, Sample: learn.Sample{T: time.Duration(i+1) * time.Second, Throughput: 1e8,
@@ -33,17 +49,13 @@ func cfPoolFile(t *testing.T, dir string) string {
 			}
 			if r.Phase != learn.Cruise {
 				g := learn.Feasible(r.Phase)
-				k := 0
-				if r.CWnd > 2_000_000 {
-					k = len(g) - 1
-				}
-				r.Action, r.Mapped, r.LabelSource, r.GainRewards = g[k], g[0], learn.LabelCounterfactual, make([]float64, len(g))
-				r.GainRewards[k] = 1
+				label(&r, g)
+				r.Mapped, r.LabelSource = g[0], learn.LabelCounterfactual
 			}
 			p.Rows = append(p.Rows, r)
 		}
 	}
-	return writePoolFile(t, filepath.Join(dir, "cf.jsonl"), p)
+	return writePoolFile(t, path, p)
 }
 
 // writePoolFile writes p as JSONL to path and returns path.
