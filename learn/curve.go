@@ -433,7 +433,6 @@ func EvaluateCurve(m *CurveModel, train, ex []CurveExample) []CurveEval {
 	return out
 }
 
-
 // CurvePhaseEvals are the evaluations' PhaseEvals (for EvalJSON).
 func CurvePhaseEvals(evs []CurveEval) []PhaseEval {
 	out := make([]PhaseEval, len(evs))
