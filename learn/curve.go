@@ -55,18 +55,11 @@ func CurveExamples(rows []Row, features string) ([]CurveExample, error) {
 	if !ok {
 		return nil, fmt.Errorf("learn: feature set %q (allowed: %s, %s)", features, FeaturesLMBBR, FeaturesAll)
 	}
-	type key struct {
-		src Source
-		i   int
-	}
-	at := make(map[key]int, len(rows))
-	for i, r := range rows {
-		at[key{r.Source, r.Index}] = i
-	}
+	at := rowIndex(rows)
 	st := StateExamples(rows, CounterfactualExamples(rows))
 	out := make([]CurveExample, len(st))
 	for n, e := range st {
-		r := rows[at[key{e.Source, e.Index}]]
+		r := rows[at[rowKey{e.Source, e.Index}]]
 		if len(r.GainRewards) != len(Feasible(r.Phase)) {
 			return nil, fmt.Errorf("learn: %s row %d: %d gain_rewards, want one per %v gain %v", r.Source.Flow, r.Index, len(r.GainRewards), r.Phase, Feasible(r.Phase))
 		}

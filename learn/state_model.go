@@ -54,17 +54,10 @@ type StateExample struct {
 // CounterfactualExamples) with its row's full state. Rows are matched by
 // Source and Index.
 func StateExamples(rows []Row, ex []Example) []StateExample {
-	type key struct {
-		src Source
-		i   int
-	}
-	at := make(map[key]int, len(rows))
-	for i, r := range rows {
-		at[key{r.Source, r.Index}] = i
-	}
+	at := rowIndex(rows)
 	out := make([]StateExample, len(ex))
 	for n, e := range ex {
-		r := rows[at[key{e.Source, e.Index}]]
+		r := rows[at[rowKey{e.Source, e.Index}]]
 		down := 0.0
 		if strings.HasPrefix(r.Source.Stream, "downlink") {
 			down = 1
@@ -229,6 +222,21 @@ func EvaluateState(m *StateModel, ex []StateExample) []PhaseEval {
 		}
 	}
 	return evaluate(answers)
+}
+
+// rowKey names a row of a pool: its source and index.
+type rowKey struct {
+	src Source
+	i   int
+}
+
+// rowIndex maps each row's key to its position in rows.
+func rowIndex(rows []Row) map[rowKey]int {
+	at := make(map[rowKey]int, len(rows))
+	for i, r := range rows {
+		at[rowKey{r.Source, r.Index}] = i
+	}
+	return at
 }
 
 // withExample is an example carrying more than its Example (a state, a
