@@ -332,4 +332,20 @@ func TestAQMPerFlowSojourn(t *testing.T) {
 	if q := b.l.flowSojournPackets(0, 5); q != 0 {
 		t.Errorf("empty flow: sojourn estimate %v, want 0", q)
 	}
+
+	// The outage is not counted: 1000 packets queued 0.1 ms before a
+	// boundary wait out the 68 ms outage; 100 ms after the boundary the
+	// head has waited 100.1 ms, of which 32.1 ms outside the outage, i.e.
+	// 80.25 packets at R (not 250).
+	b = newBench(t, "uplink", off, 0)
+	bd := b.l.nextBoundary
+	for i := range 1000 {
+		b.send(bd-100*time.Microsecond, 0, uint64(i), 1500)
+	}
+	now := bd + 100*time.Millisecond
+	b.l.advance(now)
+	wantEst := (100.1 - off.Uplink.Outage.Duration.Seconds()*1e3) * 1e-3 * rate / 12000
+	if got := b.l.flowSojournPackets(now, 0); math.Abs(got-wantEst) > 1e-6*wantEst {
+		t.Errorf("after an outage: estimate %.4f packets, want %.4f (the head's wait outside the %v outage at R)", got, wantEst, off.Uplink.Outage.Duration)
+	}
 }
