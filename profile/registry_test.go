@@ -106,7 +106,6 @@ func TestBadValues(t *testing.T) {
 		{"", map[string]any{"uplink.alloc.demand_low": 0.95}, []string{"uplink.alloc.demand_low", "0..alloc.demand_high 0.9"}},
 		{"", map[string]any{"downlink.aqm.target_low": 0.9}, []string{"downlink.aqm.target_low", "0..aqm.target_high"}},
 		{"", map[string]any{"uplink.aqm.avg_time": "100ms"}, []string{"uplink.aqm.avg_time", "per_flow", "0s"}},
-		{"", map[string]any{"uplink.aqm.sojourn": true}, []string{"uplink.aqm.sojourn", "per_flow", "false"}},
 		// issue 18: overflow after the unit, NaN and Inf are refused with the range
 		{"", map[string]any{"downlink.alloc.base": "1e300Tbps"}, []string{"downlink.alloc.base", "overflows after its unit", "1kbps..100Gbps"}},
 		{"", map[string]any{"downlink.alloc.base": "1e-300bps"}, []string{"downlink.alloc.base", "out of range", "1kbps..100Gbps"}},

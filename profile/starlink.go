@@ -147,8 +147,13 @@ type AQM struct {
 	// delay. With one flow it is about the packet count; with per-flow DRR
 	// it is the longest flow's wait times the whole rate, so at the same
 	// packet count the estimate grows with the number of backlogged flows
-	// (leolab session 17, calibrate/fits/README.md). false is seed 001's
-	// packet count. Not with per_flow.
+	// (leolab session 17, calibrate/fits/README.md). With per_flow it is
+	// the arriving packet's own flow's head wait at the whole allocation,
+	// so each flow is judged by its own delay as fq_codel judges each
+	// flow's sojourn (RFC 8290 §4): one flow reads about its packet count,
+	// each of n backlogged flows served 1/n of the rate reads n times its
+	// count (leolab issue 17, calibrate/fits/README.md). false is seed
+	// 001's packet count.
 	Sojourn bool `yaml:"sojourn"`
 }
 

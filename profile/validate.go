@@ -53,9 +53,6 @@ func (a *Access) validate(dir string, period interface{ Seconds() float64 }) err
 	if q.AvgTime > 0 && q.PerFlow {
 		return fmt.Errorf("%s.aqm.avg_time: %v with aqm.per_flow: true (allowed: 0s when per_flow; the average is of the shared queue)", dir, q.AvgTime)
 	}
-	if q.Sojourn && q.PerFlow {
-		return fmt.Errorf("%s.aqm.sojourn: true with aqm.per_flow: true (allowed: false when per_flow; the sojourn is the shared buffer's front)", dir)
-	}
 	if q.Mode == "adaptive" {
 		if q.MaxProbFloor > q.MaxProb || q.MaxProb > q.MaxProbCap {
 			return fmt.Errorf("%s.aqm.max_prob: %g out of range (allowed: aqm.max_prob_floor %g..aqm.max_prob_cap %g)", dir, q.MaxProb, q.MaxProbFloor, q.MaxProbCap)

@@ -254,3 +254,98 @@ func TestAQMSojourn(t *testing.T) {
 		t.Errorf("empty buffer: sojourn estimate %v, want 0", q)
 	}
 }
+
+// With aqm.per_flow and aqm.sojourn each arrival is judged by the wait of
+// its own flow's head packet, in packets at the allocation R. A flow
+// offering 1.5 R from t = 0 into a constant R (multiplier 1, no drift)
+// beside a sparse flow taking s = 1.2 Mbit/s (one packet per 10 ms): by t
+// it has been served (R - s) t and offered 1.5 R t, so its head arrived at
+// (R - s) t/(1.5 R) and has waited t (1 - 0.64) = 0.36 t, while its
+// queue holds (0.5 R + s) t. With min 100 packets and p = 1 from 101 the
+// first AQM drop comes when the wait reaches 100 packets at R (40 ms at
+// 30 Mbit/s), at t = 111 ms; the packet count passed 100 at t = 75 ms,
+// where a count-based AQM would have begun. The sparse flow, served within
+// a frame or two, never waits near 40 ms and loses nothing to the AQM,
+// although it arrives while the buffer holds hundreds of the other's
+// packets. With n equal flows each offering 1.5 R/n, DRR serves each R/n:
+// the head wait is t/3 again, with a queue of 0.5 R t/n, so per queued
+// packet the estimate is n times one flow's.
+func TestAQMPerFlowSojourn(t *testing.T) {
+	const rate = 30e6 // seed 001's uplink base; multiplier 1 keeps it
+	ov := map[string]any{"uplink.aqm.per_flow": true, "uplink.aqm.sojourn": true, "uplink.aqm.mode": "linear",
+		"uplink.aqm.min_packets": 100, "uplink.aqm.max_packets": 101, "uplink.aqm.max_prob": 1,
+		"uplink.alloc.multiplier": 1, "uplink.drift.median_rate_change": "0bps", "uplink.random_loss": 0}
+	p := mustProfile(t, "", ov)
+	b := newBench(t, "uplink", p, 0)
+	b.cbr(0, 1.5*rate, 1500, 0, 300*time.Millisecond)
+	b.cbr(1, 1500*8/0.010, 1500, 0, 300*time.Millisecond)
+	b.loop.RunUntil(300 * time.Millisecond)
+	first := never
+	var sparse int
+	for _, d := range b.dropped {
+		if d.cause != link.DropAQM {
+			t.Fatalf("flow %d: drop cause %v at %v, want only AQM drops", d.flow, d.cause, d.at)
+		}
+		if d.flow == 1 {
+			sparse++
+		} else if d.at < first {
+			first = d.at
+		}
+	}
+	// The wait grows in steps of a frame's service (1.33 ms), and t is
+	// 1/0.36 times the wait: ±1.3 frames of wait is ±3.6 frames of t,
+	// rounded up to 4.
+	onset := 100 * 1500 * 8 / rate / 0.36 // seconds
+	want := time.Duration(onset * float64(time.Second))
+	if tol := 4 * p.TDMA.Frame; first < want-tol || first > want+tol {
+		t.Errorf("first AQM drop of the overloaded flow at %v, want %v ± %v (its head's wait at 100 packets of R)", first, want, tol)
+	}
+	if sparse != 0 {
+		t.Errorf("sparse flow lost %d packets to the AQM, want 0 (its own head never waits)", sparse)
+	}
+
+	off := mustProfile(t, "", map[string]any{"uplink.aqm.per_flow": true, "uplink.aqm.sojourn": true, "uplink.aqm.mode": "off",
+		"uplink.alloc.multiplier": 1, "uplink.drift.median_rate_change": "0bps", "uplink.random_loss": 0})
+	at := 200 * time.Millisecond
+	perPacket := func(n int) float64 {
+		b := newBench(t, "uplink", off, 0)
+		for f := range n {
+			b.cbr(packet.FlowID(f), 1.5*rate/float64(n), 1500, 0, time.Second)
+		}
+		b.loop.RunUntil(at)
+		b.l.advance(at)
+		est, q := b.l.flowSojournPackets(at, 0), float64(b.l.buf.flowLen(0))
+		if n == 1 {
+			// Head wait t/3 at R against a queue of 0.5 R t: 2/3 per packet,
+			// within a frame's service (3.3 packets) of the estimate.
+			if want := q * 2 / 3; math.Abs(est-want) > rate*p.TDMA.Frame.Seconds()/12000+1 {
+				t.Errorf("one flow: estimate %.1f packets at %.0f queued, want %.1f (2/3 of the count)", est, q, want)
+			}
+		}
+		return est / q
+	}
+	one, three := perPacket(1), perPacket(3)
+	if got := three / one; math.Abs(got-3) > 0.15 {
+		t.Errorf("three flows: estimate per queued packet %.3f times one flow's, want 3 ± 0.15", got)
+	}
+	b = newBench(t, "uplink", off, 0)
+	if q := b.l.flowSojournPackets(0, 5); q != 0 {
+		t.Errorf("empty flow: sojourn estimate %v, want 0", q)
+	}
+
+	// The outage is not counted: 1000 packets queued 0.1 ms before a
+	// boundary wait out the 68 ms outage; 100 ms after the boundary the
+	// head has waited 100.1 ms, of which 32.1 ms outside the outage, i.e.
+	// 80.25 packets at R (not 250).
+	b = newBench(t, "uplink", off, 0)
+	bd := b.l.nextBoundary
+	for i := range 1000 {
+		b.send(bd-100*time.Microsecond, 0, uint64(i), 1500)
+	}
+	now := bd + 100*time.Millisecond
+	b.l.advance(now)
+	wantEst := (100.1 - off.Uplink.Outage.Duration.Seconds()*1e3) * 1e-3 * rate / 12000
+	if got := b.l.flowSojournPackets(now, 0); math.Abs(got-wantEst) > 1e-6*wantEst {
+		t.Errorf("after an outage: estimate %.4f packets, want %.4f (the head's wait outside the %v outage at R)", got, wantEst, off.Uplink.Outage.Duration)
+	}
+}

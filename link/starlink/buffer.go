@@ -66,6 +66,19 @@ func (b *buffer) flowLen(f packet.FlowID) int {
 	return b.flows[f].q.Len()
 }
 
+// flowHead is the head packet of f's queue (of the whole buffer when
+// isolation is off), or nil when it is empty.
+func (b *buffer) flowHead(f packet.FlowID) *packet.Packet {
+	i := int(f)
+	if !b.isolate {
+		i = 0
+	}
+	if i >= len(b.flows) {
+		return nil
+	}
+	return b.flows[i].q.Peek()
+}
+
 // push appends p to its flow's queue; p.EnqueuedAt must be set.
 func (b *buffer) push(p *packet.Packet) {
 	i := b.index(p.Flow)

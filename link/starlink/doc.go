@@ -19,7 +19,9 @@
 //     001 finding 18: the shared DL buffer drops the front of the queue).
 //   - Loss coupling on the DL comes from the AQM deciding per arrival on the
 //     shared queue (same probability for every flow); the UL AQM looks at
-//     the arriving flow's own queue, isolating loss (finding 19).
+//     the arriving flow's own queue, isolating loss (finding 19). With
+//     aqm.sojourn (opt-in) it looks at that flow's own head-of-line wait
+//     instead, outside the last outage (issue 17, calibrate/fits/README.md).
 //   - Arrivals during an outage are queued, not dropped (finding 14: the DL
 //     queue surges and overflows, the deep UL queue absorbs it); loss then
 //     comes from head-drop overflow and the reset allocation, not from a

@@ -19,7 +19,7 @@ func (l *Link) runFrame(t time.Duration) {
 	backlog := l.buf.Len()
 	l.alloc.frame(t, l.frame, l.arrivedBytes, backlog, down)
 	aq := float64(backlog)
-	if l.dir.AQM.Sojourn {
+	if l.dir.AQM.Sojourn && l.dir.AQM.Mode == "adaptive" { // only adaptive mode samples it
 		aq = l.sojournPackets(t)
 	}
 	l.aqm.frame(t, aq)

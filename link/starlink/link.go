@@ -154,6 +154,8 @@ func (l *Link) admit(now time.Duration, p *packet.Packet) {
 	}
 	q := float64(l.buf.Len())
 	switch {
+	case l.dir.AQM.PerFlow && l.dir.AQM.Sojourn:
+		q = l.flowSojournPackets(now, p.Flow)
 	case l.dir.AQM.PerFlow:
 		q = float64(l.buf.flowLen(p.Flow))
 	case l.dir.AQM.Sojourn:
@@ -183,6 +185,35 @@ func (l *Link) sojournPackets(now time.Duration) float64 {
 	}
 	meanSize := float64(l.buf.Bytes()) / float64(l.buf.Len())
 	return (now - at).Seconds() * l.alloc.rate / 8 / meanSize
+}
+
+// flowSojournPackets is the per-flow AQM's queue with aqm.sojourn: the
+// waiting time at now of the head packet of flow f's own queue, in packets
+// served at the whole current allocation with the buffer's mean packet
+// size. With one flow it is about its packet count; with n backlogged
+// flows under DRR each is served at about 1/n of the allocation, so the
+// same per-flow count reads as n times as many packets (each flow is
+// judged by its own delay, as fq_codel judges each flow's sojourn, RFC
+// 8290 §4).
+//
+// The time the head spent in the last reconfiguration outage is not
+// counted: CoDel drops only once the sojourn has stayed above target for
+// a whole interval (100 ms, RFC 8289 §4.3), which a 68 ms outage does not
+// reach, and the outage's own loss is outage.arrival_loss (fitted without
+// this estimate). Counting it dropped ~27 % of every flow's arrivals
+// after each boundary and cost the loss-based CCAs of the concurrent
+// uplink their share (calibrate/fits/README.md, issue 17).
+func (l *Link) flowSojournPackets(now time.Duration, f packet.FlowID) float64 {
+	h := l.buf.flowHead(f)
+	if h == nil {
+		return 0
+	}
+	w := now - h.EnqueuedAt
+	if o := min(now, l.outageEnd) - max(h.EnqueuedAt, l.outageFrom); o > 0 {
+		w -= o
+	}
+	meanSize := float64(l.buf.Bytes()) / float64(l.buf.Len())
+	return w.Seconds() * l.alloc.rate / 8 / meanSize
 }
 
 // Dequeue releases a packet whose one-way delay has elapsed by now.
