@@ -29,7 +29,7 @@ var perturbed = map[string]float64{"uplink.alloc.base": 0.6 * 30e6, "uplink.aqm.
 // three CCAs in two cities the objective is flat in max_prob away from
 // seed 001's start, which this test does not hide.
 var seed001Uplink = map[string]any{"uplink.alloc.base": "30Mbps", "uplink.aqm.max_prob": 0.25, "uplink.aqm.min_packets": 0,
-	"uplink.outage.arrival_loss": 0, "uplink.drift.median_rate_change": "26Mbps"}
+	"uplink.aqm.sojourn": false, "uplink.outage.arrival_loss": 0, "uplink.drift.median_rate_change": "26Mbps"}
 
 func testForward(t *testing.T, store string) *Forward {
 	t.Helper()

@@ -13,7 +13,9 @@ import (
 )
 
 // learn label writes a pool whose counterfactual rows learn train
-// --labels counterfactual fits; the model names its labels.
+// --labels counterfactual fits; the model names its labels. 24 s of the
+// Sydney downlink hold both UP and DOWN decisions (16 s held only UP ones
+// once the uplink's AQM judged the ACKs by their wait).
 func TestLearnLabelThenTrain(t *testing.T) {
 	dir := t.TempDir()
 	pool := filepath.Join(dir, "cf.jsonl")
@@ -21,7 +23,7 @@ func TestLearnLabelThenTrain(t *testing.T) {
 	c := newLearnCmd()
 	c.SetOut(&out)
 	c.SetErr(&errb)
-	if err := execCmd(t, c, "label", "--cities", "sydney", "--seeds", "1", "--duration", "16s", "--every", "1", "--out", pool); err != nil {
+	if err := execCmd(t, c, "label", "--cities", "sydney", "--seeds", "1", "--duration", "24s", "--every", "1", "--out", pool); err != nil {
 		t.Fatalf("learn label: %v\n%s", err, errb.String())
 	}
 	for _, want := range []string{"simulations", "UP:", "DOWN:", "differ from surrogate"} {
@@ -44,8 +46,8 @@ func TestLearnLabelThenTrain(t *testing.T) {
 			n++
 		}
 	}
-	if len(rows) != 16 || n == 0 {
-		t.Fatalf("%d rows, %d counterfactual; want 16 rows, some counterfactual", len(rows), n)
+	if len(rows) != 24 || n == 0 {
+		t.Fatalf("%d rows, %d counterfactual; want 24 rows, some counterfactual", len(rows), n)
 	}
 	model := filepath.Join(dir, "m.json")
 	c = newLearnCmd()
