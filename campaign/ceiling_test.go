@@ -138,3 +138,21 @@ func TestCeilingsOnRealData(t *testing.T) {
 		}
 	}
 }
+
+// TestPairsUngrouped: cells of one (kind, direction) split by another's
+// (calibrate --cv appends each held-out city's cells in turn) are scored
+// once, over all of them.
+func TestPairsUngrouped(t *testing.T) {
+	cell := func(kind, city string) Row {
+		m := Metrics{10, 1000, 1.1, 1}
+		return Row{Key: Key{kind, "uplink", city, "cubic"}, Sim: m, Real: m}
+	}
+	rows := []Row{cell(Dedicated, "london"), cell(Concurrent, "london"), cell(Dedicated, "ohio"), cell(Concurrent, "ohio")}
+	mags := Magnitudes(rows)
+	if len(mags) != 2 || mags[0].Cells != 2 || mags[1].Cells != 2 {
+		t.Fatalf("magnitudes %+v, want two kinds of 2 cells each", mags)
+	}
+	if c := Ceilings(rows, nil); len(c) != 2 {
+		t.Errorf("%d ceilings, want 2", len(c))
+	}
+}

@@ -3,6 +3,7 @@ package campaign
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/leolab/leolab/report"
@@ -57,13 +58,14 @@ func BuildReport(in ReportInput) (*report.Report, error) {
 	return r, nil
 }
 
-// pairs lists the (kind, direction) of rows in row order; the direction is
-// empty for a fixed path.
+// pairs lists the (kind, direction) of rows once each, in the order they
+// first appear; the direction is empty for a fixed path. Rows need not be
+// grouped (calibrate --cv appends each held-out city's cells in turn).
 func pairs(rows []Row) [][2]string {
 	var out [][2]string
 	for _, r := range rows {
 		p := [2]string{r.Kind, r.Direction}
-		if len(out) == 0 || out[len(out)-1] != p {
+		if !slices.Contains(out, p) {
 			out = append(out, p)
 		}
 	}
