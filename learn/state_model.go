@@ -153,20 +153,9 @@ func TrainState(ex []StateExample, cfg TrainConfig) (*StateModel, error) {
 	}
 	for _, ph := range []Phase{Up, Down} {
 		gains := Feasible(ph)
-		var zs [][]float64
-		var ys []int
-		for _, e := range ex {
-			if e.Phase != ph {
-				continue
-			}
-			k := slices.Index(gains, e.Label)
-			if k < 0 {
-				return nil, fmt.Errorf("learn: train: %v label %g not in %v", ph, e.Label, gains)
-			}
-			zs, ys = append(zs, m.z(e.S)), append(ys, k)
-		}
-		if len(zs) == 0 {
-			return nil, fmt.Errorf("learn: train: no %v examples", ph)
+		zs, ys, err := phaseData(ex, ph, func(e StateExample) []float64 { return m.z(e.S) })
+		if err != nil {
+			return nil, err
 		}
 		m.Phases[phaseKeys[ph]] = StatePhaseModel{Gains: gains, Weights: fitDense(zs, ys, len(gains), cfg)}
 	}
@@ -243,6 +232,7 @@ func rowIndex(rows []Row) map[rowKey]int {
 // reward curve).
 type withExample interface{ plain() Example }
 
+func (e Example) plain() Example      { return e }
 func (e StateExample) plain() Example { return e.Example }
 func (e CurveExample) plain() Example { return e.Example }
 

@@ -75,24 +75,37 @@ func Train(ex []Example, cfg TrainConfig) (*lmbbr.Model, error) {
 	m := &lmbbr.Model{Format: lmbbr.LinearFormat, Version: lmbbr.LinearVersion, Features: lmbbr.FeatureNames[:], Phases: map[string]lmbbr.PhaseModel{}}
 	for _, ph := range []Phase{Up, Down} {
 		gains := Feasible(ph)
-		var xs []lmbbr.Vector
-		var ys []int
-		for _, e := range ex {
-			if e.Phase != ph {
-				continue
-			}
-			k := slices.Index(gains, e.Label)
-			if k < 0 {
-				return nil, fmt.Errorf("learn: train: %v label %g not in %v", ph, e.Label, gains)
-			}
-			xs, ys = append(xs, e.X), append(ys, k)
-		}
-		if len(xs) == 0 {
-			return nil, fmt.Errorf("learn: train: no %v examples", ph)
+		xs, ys, err := phaseData(ex, ph, func(e Example) lmbbr.Vector { return e.X })
+		if err != nil {
+			return nil, err
 		}
 		m.Phases[phaseKeys[ph]] = lmbbr.PhaseModel{Gains: gains, Weights: fit(xs, ys, len(gains), cfg)}
 	}
 	return m, nil
+}
+
+// phaseData returns the inputs (x of each example) and label indices into
+// Feasible(ph) of ex's examples of phase ph; a label outside the phase's
+// gains or a phase without examples is an error.
+func phaseData[E withExample, X any](ex []E, ph Phase, x func(E) X) ([]X, []int, error) {
+	gains := Feasible(ph)
+	var xs []X
+	var ys []int
+	for _, e := range ex {
+		b := e.plain()
+		if b.Phase != ph {
+			continue
+		}
+		k := slices.Index(gains, b.Label)
+		if k < 0 {
+			return nil, nil, fmt.Errorf("learn: train: %v label %g not in %v", ph, b.Label, gains)
+		}
+		xs, ys = append(xs, x(e)), append(ys, k)
+	}
+	if len(xs) == 0 {
+		return nil, nil, fmt.Errorf("learn: train: no %v examples", ph)
+	}
+	return xs, ys, nil
 }
 
 // fit runs the gradient descent of Train for one phase.
