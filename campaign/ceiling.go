@@ -34,7 +34,7 @@ type Spread struct {
 	Cities                         int // cities with ≥ 2 runs behind the figures
 }
 
-// runKey is the key of one summary, as RealMeans files it.
+// summaryKey is the key of one summary, as RealMeans files it.
 func summaryKey(s iperf.Summary) Key {
 	kind := Dedicated
 	if s.Concurrent {
@@ -195,10 +195,17 @@ func Ceilings(rows []Row, spreads map[SpreadKey]Spread) []Ceiling {
 func kindSpread(spreads map[SpreadKey]Spread, kind, dir string) [3]float64 {
 	var ss [3]float64
 	var n [3]int
-	for k, s := range spreads {
-		if k.Kind != kind || k.Direction != dir || k.CCA == excludedFromFidelity {
-			continue
+	// In CCA order, so the sums (and every figure built on them) are the
+	// same bits each run.
+	var ccas []string
+	for k := range spreads {
+		if k.Kind == kind && k.Direction == dir && k.CCA != excludedFromFidelity {
+			ccas = append(ccas, k.CCA)
 		}
+	}
+	slices.Sort(ccas)
+	for _, c := range ccas {
+		s := spreads[SpreadKey{kind, dir, c}]
 		for i, v := range [3]float64{s.Throughput, s.Retrans, s.Inflation} {
 			if !math.IsNaN(v) {
 				ss[i] += v * v

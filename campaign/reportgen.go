@@ -16,9 +16,10 @@ type ReportInput struct {
 	Rows     []Row         // Compare's output
 	Meta     []report.Meta // caller's provenance: version, store, wall time…
 	Notes    []string      // e.g. warnings about skipped CCAs
-	// Spreads, when set, add the magnitude table with its noise ceiling
-	// (RealSpreads of the real runs Rows were compared with).
-	Spreads map[SpreadKey]Spread
+	// Ceilings, when set, add the magnitude table with its noise ceiling
+	// (Ceilings of Rows and the spreads of the real runs they were
+	// compared with).
+	Ceilings []Ceiling
 }
 
 // BuildReport lays out a campaign's comparison: the rank correlations, then
@@ -36,8 +37,8 @@ func BuildReport(in ReportInput) (*report.Report, error) {
 	)
 	fid := Spearman(in.Rows)
 	fs := fidelitySection(fid, in.Notes)
-	if in.Spreads != nil {
-		if t, ok := magnitudeTable(in.Rows, in.Spreads); ok {
+	if in.Ceilings != nil {
+		if t, ok := magnitudeTable(in.Rows, in.Ceilings); ok {
 			fs.Text = append(fs.Text, "Magnitude: per city and CCA, the share of cells whose simulated value is within "+
 				"each band of the real one, next to the noise ceiling: the count a model exact in the mean would "+
 				"expect, given the real data's run-to-run spread in both the real targets (1 to 5 runs a cell) and "+
@@ -95,8 +96,8 @@ func fidelitySection(fid []Fidelity, notes []string) report.Section {
 
 // magnitudeTable is Magnitudes next to Ceilings, one row per (kind,
 // direction).
-func magnitudeTable(rows []Row, spreads map[SpreadKey]Spread) (report.Table, bool) {
-	mags, ceils := Magnitudes(rows), Ceilings(rows, spreads)
+func magnitudeTable(rows []Row, ceils []Ceiling) (report.Table, bool) {
+	mags := Magnitudes(rows)
 	if len(mags) == 0 || len(mags) != len(ceils) {
 		return report.Table{}, false
 	}

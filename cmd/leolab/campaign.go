@@ -290,9 +290,9 @@ func writeReport(cmd *cobra.Command, j reportJob) error {
 	if err != nil {
 		return err
 	}
-	spreads := campaign.RealSpreads(realRuns)
 	rows := campaign.Compare(flows, campaign.RealMeans(realRuns))
-	rep, err := campaign.BuildReport(campaign.ReportInput{Title: j.title, Campaign: j.c, Rows: rows, Notes: j.notes, Spreads: spreads,
+	ceilings := campaign.Ceilings(rows, campaign.RealSpreads(realRuns))
+	rep, err := campaign.BuildReport(campaign.ReportInput{Title: j.title, Campaign: j.c, Rows: rows, Notes: j.notes, Ceilings: ceilings,
 		Meta: []report.Meta{{Key: "leolab", Value: versionString()}, {Key: "store", Value: j.st.Path()},
 			{Key: "stored runs", Value: fmt.Sprintf("%d of %d", countStored(flows), len(j.runs))}}})
 	if err != nil {
@@ -327,7 +327,7 @@ func writeReport(cmd *cobra.Command, j reportJob) error {
 			fmt.Fprintln(out, "  "+m.String())
 		}
 		fmt.Fprintln(out, campaign.CeilingNote)
-		for _, c := range campaign.Ceilings(rows, spreads) {
+		for _, c := range ceilings {
 			fmt.Fprintln(out, "  "+c.String())
 		}
 	}
