@@ -167,6 +167,15 @@ type Outage struct {
 	// outage is lost (DropOutage); DropArrivals is ArrivalLoss = 1. A
 	// fraction, so that `leolab calibrate` can fit it.
 	ArrivalLoss float64 `yaml:"arrival_loss" range:"0,1"`
+	// CleanProb is the probability that a boundary's outage loses none of
+	// its arrivals; the others lose each arrival with ArrivalLoss. Drawn
+	// per boundary from the slot stream, so the loss of one boundary is
+	// all-or-nothing rather than the same fraction every 15 s: in the
+	// real Sydney downlink cubic trace 6 of 19 boundaries lose at most 3 %
+	// of their outage arrivals (0 of 69, 5 of 644) while the others lose
+	// 8-54 % (mean 19 %), far outside one fraction's binomial spread
+	// (leolab issue 17, calibrate/fits/README.md). 0 is seed 001's model.
+	CleanProb float64 `yaml:"clean_prob" range:"0,1"`
 }
 
 // Drift is the per-slot change of the stable rate and base OWD.

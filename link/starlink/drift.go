@@ -25,6 +25,9 @@ type slotState struct {
 	// base-RTT steps), which Config.SlotOWD replaces.
 	drawnOWD time.Duration
 	loss     float64 // i.i.d. loss probability of a served packet
+	// clean: this slot's opening outage loses none of its arrivals
+	// (outage.clean_prob).
+	clean bool
 }
 
 // drifter draws each slot's state. The stable rate is drawn uniformly on
@@ -40,6 +43,7 @@ type drifter struct {
 	owdMax    time.Duration
 	loss      float64 // mean random loss over slots
 	spread    float64 // sd of ln(slot loss factor)
+	cleanProb float64 // outage.clean_prob
 	steps     profile.RTTSteps
 	shared    *rand.Rand
 	rttLevel  time.Duration
@@ -51,6 +55,7 @@ func newDrifter(a *profile.Access, steps profile.RTTSteps, slotSeed uint64) drif
 		owdMax:    a.Drift.OWDMax,
 		loss:      a.RandomLoss,
 		spread:    a.Drift.LossSpread,
+		cleanProb: a.Outage.CleanProb,
 		steps:     steps,
 		shared:    rand.New(rand.NewPCG(slotSeed, 0x5eed5107)),
 	}
@@ -60,7 +65,8 @@ func newDrifter(a *profile.Access, steps profile.RTTSteps, slotSeed uint64) drif
 func (d *drifter) first() slotState { return slotState{scale: 1, loss: d.loss} }
 
 // next draws the next slot's state. The loss factor is drawn only with a
-// spread, so a profile without one keeps the slot stream it had before.
+// spread, and whether the boundary is clean only with outage.clean_prob,
+// so a profile without them keeps the slot stream it had before.
 func (d *drifter) next(rng *rand.Rand) slotState {
 	s := slotState{scale: 1 + d.halfWidth*(2*rng.Float64()-1), loss: d.loss}
 	if d.owdMax > 0 {
@@ -70,6 +76,9 @@ func (d *drifter) next(rng *rand.Rand) slotState {
 	if d.spread > 0 && d.loss > 0 {
 		// Lognormal with mean 1: exp(sZ - s²/2).
 		s.loss = min(maxSlotLoss, d.loss*math.Exp(d.spread*rng.NormFloat64()-d.spread*d.spread/2))
+	}
+	if d.cleanProb > 0 {
+		s.clean = rng.Float64() < d.cleanProb
 	}
 	if d.steps.Enabled {
 		m := d.steps.Magnitudes[d.shared.IntN(len(d.steps.Magnitudes))]

@@ -129,6 +129,53 @@ func TestOutageArrivalLoss(t *testing.T) {
 	}
 }
 
+// outage.clean_prob makes a boundary's loss all-or-nothing: over 80
+// boundaries of 45 arrivals each (1 packet/ms, 45 ms outage) at
+// arrival_loss 0.5 and clean_prob 0.3, the boundaries losing nothing are
+// Binomial(80, 0.3) = 24 ± 3σ (σ = √(80·0.3·0.7) ≈ 4.1), a lossy boundary
+// losing none has probability 0.5^45, and the lossy ones lose 22.5 each on
+// average ± 3σ of the mean (σ ≈ √(45·0.25/56) ≈ 0.45). Without clean_prob
+// every boundary loses.
+func TestOutageCleanBoundaries(t *testing.T) {
+	const n = 80
+	for _, clean := range []float64{0, 0.3} {
+		p := mustProfile(t, "", map[string]any{"downlink.outage.arrival_loss": 0.5, "downlink.outage.clean_prob": clean})
+		b := newBench(t, "downlink", p, 11*time.Second) // boundaries at 1 s + k·15 s
+		for k := range n {                              // send only around each boundary
+			at := time.Second + time.Duration(k)*15*time.Second
+			b.cbr(0, 12e6, 1500, at-20*time.Millisecond, at+80*time.Millisecond)
+		}
+		b.loop.RunUntil(n*15*time.Second + time.Second)
+		var lost [n]int
+		for _, d := range b.dropped {
+			if d.cause == link.DropOutage {
+				lost[(d.at-time.Second)/(15*time.Second)]++
+			}
+		}
+		cleanN, lossySum := 0, 0
+		for _, k := range lost {
+			if k == 0 {
+				cleanN++
+			}
+			lossySum += k
+		}
+		if clean == 0 {
+			if cleanN != 0 {
+				t.Errorf("clean_prob 0: %d of %d boundaries lost nothing, want every boundary lossy", cleanN, n)
+			}
+			continue
+		}
+		if sigma := math.Sqrt(n * clean * (1 - clean)); math.Abs(float64(cleanN)-n*clean) > 3*sigma {
+			t.Errorf("clean_prob %.1f: %d of %d boundaries clean, want %.0f ± %.0f", clean, cleanN, n, n*clean, 3*sigma)
+		}
+		mean := float64(lossySum) / float64(n-cleanN)
+		if sigma := math.Sqrt(45 * 0.25 / float64(n-cleanN)); math.Abs(mean-22.5) > 3*sigma {
+			t.Errorf("lossy boundaries lost %.1f of 45 arrivals each, want 22.5 ± %.1f", mean, 3*sigma)
+		}
+		t.Logf("clean_prob %.1f: %d of %d boundaries clean, the others lost %.1f of 45 each", clean, cleanN, n, mean)
+	}
+}
+
 // Packets granted in one frame leave together: delivery instants are frame
 // starts plus the OWD (the ACK compression the transport must see).
 func TestFrameBatches(t *testing.T) {

@@ -147,7 +147,7 @@ func (l *Link) admit(now time.Duration, p *packet.Packet) {
 	l.arrivedBytes += p.Size
 	pos := l.arrivals
 	l.arrivals++
-	if o := &l.dir.Outage; (o.DropArrivals || o.ArrivalLoss > 0) && now >= l.outageFrom && now < l.outageEnd &&
+	if o := &l.dir.Outage; (o.DropArrivals || o.ArrivalLoss > 0) && !l.slot.clean && now >= l.outageFrom && now < l.outageEnd &&
 		(o.DropArrivals || l.draw(procOutage, pos) < o.ArrivalLoss) {
 		l.drop(now, p, link.DropOutage)
 		return
