@@ -106,24 +106,15 @@ func ResidualTable(title, name string, sets map[string][]Residual, order []strin
 	return t
 }
 
-// MagnitudeTable is campaign.Magnitudes of several sets side by side.
-func MagnitudeTable(title, name string, sets map[string][]campaign.Row, order []string) report.Table {
-	t := report.Table{Title: title, Name: name, Columns: []report.Column{
-		{Key: "set", Title: "set", Kind: report.Text},
-		{Key: "direction", Title: "direction", Kind: report.Text},
-		{Key: "kind", Title: "kind", Kind: report.Text},
-		{Key: "cells", Title: "cells", Kind: report.Int},
-		{Key: "throughput_within", Title: "throughput within ±25 %", Kind: report.Int},
-		{Key: "retrans_within", Title: "retrans/GB within 2×", Kind: report.Int},
-		{Key: "inflation_within", Title: "RTT infl. within ±15 %", Kind: report.Int},
-		{Key: "median_abs_log", Title: "median |log ratio|", Kind: report.Float, Digits: 2},
-		{Key: "spearman", Title: "Spearman ρ", Kind: report.Float, Digits: 2},
-	}}
+// MagnitudeTable is campaign.Magnitudes of several sets side by side, each
+// count next to its noise ceiling in ceils (campaign.Ceilings of the cells
+// the sets share; nil: no ceiling columns).
+func MagnitudeTable(title, name string, sets map[string][]campaign.Row, order []string, ceils []campaign.Ceiling) report.Table {
+	lead := []report.Column{{Key: "set", Title: "set", Kind: report.Text}}
+	t := report.Table{Title: title, Name: name, Columns: campaign.MagnitudeColumns(lead, ceils != nil)}
 	for _, set := range order {
 		for _, m := range campaign.Magnitudes(sets[set]) {
-			t.Rows = append(t.Rows, []report.Cell{report.Str(set), report.Str(m.Direction), report.Str(m.Kind),
-				report.Count(int64(m.Cells)), report.Count(int64(m.ThroughputWithin)), report.Count(int64(m.RetransWithin)),
-				report.Count(int64(m.InflationWithin)), report.Num(m.MedianAbsLog), report.Num(m.Rho)})
+			t.Rows = append(t.Rows, campaign.MagnitudeRow([]report.Cell{report.Str(set)}, m, ceils))
 		}
 	}
 	return t

@@ -98,28 +98,12 @@ func fidelitySection(fid []Fidelity, notes []string) report.Section {
 // direction).
 func magnitudeTable(rows []Row, ceils []Ceiling) (report.Table, bool) {
 	mags := Magnitudes(rows)
-	if len(mags) == 0 || len(mags) != len(ceils) {
+	if len(mags) == 0 {
 		return report.Table{}, false
 	}
-	t := report.Table{Title: "Magnitude agreement and noise ceiling", Name: "magnitude", Columns: []report.Column{
-		{Key: "direction", Title: "direction", Kind: report.Text},
-		{Key: "kind", Title: "kind", Kind: report.Text},
-		{Key: "cells", Title: "cells", Kind: report.Int},
-		{Key: "throughput_within", Title: "throughput within ±25 %", Kind: report.Int},
-		{Key: "throughput_ceiling", Title: "ceiling", Kind: report.Float, Digits: 1},
-		{Key: "retrans_within", Title: "retrans/GB within 2×", Kind: report.Int},
-		{Key: "retrans_ceiling", Title: "ceiling", Kind: report.Float, Digits: 1},
-		{Key: "inflation_within", Title: "RTT infl. within ±15 %", Kind: report.Int},
-		{Key: "inflation_ceiling", Title: "ceiling", Kind: report.Float, Digits: 1},
-		{Key: "spearman", Title: "Spearman ρ", Kind: report.Float, Digits: 2},
-		{Key: "spearman_ceiling", Title: "ceiling", Kind: report.Float, Digits: 2},
-	}}
-	for i, m := range mags {
-		c := ceils[i]
-		t.Rows = append(t.Rows, []report.Cell{report.Str(m.Direction), report.Str(m.Kind), report.Count(int64(m.Cells)),
-			report.Count(int64(m.ThroughputWithin)), report.Num(c.Throughput), report.Count(int64(m.RetransWithin)),
-			report.Num(c.Retrans), report.Count(int64(m.InflationWithin)), report.Num(c.Inflation), report.Num(m.Rho),
-			report.Num(c.Rho)})
+	t := report.Table{Title: "Magnitude agreement and noise ceiling", Name: "magnitude", Columns: MagnitudeColumns(nil, true)}
+	for _, m := range mags {
+		t.Rows = append(t.Rows, MagnitudeRow(nil, m, ceils))
 	}
 	return t, true
 }

@@ -447,7 +447,11 @@ func (j *calibrationJob) write(stdout io.Writer, fits *fitted, sets map[string][
 	}); err != nil {
 		return err
 	}
-	rep, err := j.report(fits, sets, order, rt)
+	var ceils []campaign.Ceiling
+	if len(order) > 0 {
+		ceils = campaign.Ceilings(sets[order[0]], j.c.spreads)
+	}
+	rep, err := j.report(fits, sets, order, rt, ceils)
 	if err != nil {
 		return err
 	}
@@ -466,7 +470,7 @@ func (j *calibrationJob) write(stdout io.Writer, fits *fitted, sets map[string][
 	}
 	if len(order) > 0 {
 		fmt.Fprintln(stdout, campaign.CeilingNote)
-		for _, c := range campaign.Ceilings(sets[order[0]], j.c.spreads) {
+		for _, c := range ceils {
 			fmt.Fprintf(stdout, "%-11s %s\n", "ceiling:", c)
 		}
 	}
@@ -476,8 +480,9 @@ func (j *calibrationJob) write(stdout io.Writer, fits *fitted, sets map[string][
 
 // report lays out report.html: the magnitude table and the stages, the
 // sim-vs-real scatter of every set, the residuals.
-func (j *calibrationJob) report(fits *fitted, sets map[string][]campaign.Row, order []string, rt report.Table) (*report.Report, error) {
-	mt := calibrate.MagnitudeTable("Magnitude agreement", "magnitude", sets, order)
+func (j *calibrationJob) report(fits *fitted, sets map[string][]campaign.Row, order []string, rt report.Table,
+	ceils []campaign.Ceiling) (*report.Report, error) {
+	mt := calibrate.MagnitudeTable("Magnitude agreement and noise ceiling", "magnitude", sets, order, ceils)
 	rep := &report.Report{Title: "leolab calibrate: the Starlink model fitted to real measurements",
 		Meta: []report.Meta{{Key: "leolab", Value: versionString()}, {Key: "real data", Value: campaign.RealProvenance()},
 			{Key: "objective", Value: fmt.Sprintf("%s loss, weights %s", j.c.obj.Loss, j.f.weights)}}}

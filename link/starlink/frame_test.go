@@ -141,7 +141,8 @@ func TestOutageCleanBoundaries(t *testing.T) {
 	for _, clean := range []float64{0, 0.3} {
 		p := mustProfile(t, "", map[string]any{"downlink.outage.arrival_loss": 0.5, "downlink.outage.clean_prob": clean})
 		b := newBench(t, "downlink", p, 11*time.Second) // boundaries at 1 s + k·15 s
-		for k := range n {                              // send only around each boundary
+		// Send only around each boundary.
+		for k := range n {
 			at := time.Second + time.Duration(k)*15*time.Second
 			b.cbr(0, 12e6, 1500, at-20*time.Millisecond, at+80*time.Millisecond)
 		}
