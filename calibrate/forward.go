@@ -24,8 +24,12 @@ type Forward struct {
 	// Fixed are overrides applied under every candidate (e.g. parameters
 	// tied to fitted ones); the candidate's own values win.
 	Fixed map[string]any
-	Exec  campaign.Executor
-	Store *campaign.Store
+	// DatasetServers runs each cell from the real dataset's server as it
+	// was (campaign.Campaign.DatasetServers): set when the measurements
+	// are the built-in seed-000 dataset.
+	DatasetServers bool
+	Exec           campaign.Executor
+	Store          *campaign.Store
 	// Progress, if set, sees every finished run of an evaluation.
 	Progress func(campaign.Progress)
 }
@@ -49,7 +53,7 @@ func (f *Forward) Campaign(overrides map[string]any) (*campaign.Campaign, error)
 	}
 	c := &campaign.Campaign{
 		Name: "calibrate", Engine: campaign.DefaultEngine, Duration: f.Duration, Interval: campaign.DefaultInterval,
-		Seeds: f.Seeds, Path: path,
+		Seeds: f.Seeds, Path: path, DatasetServers: f.DatasetServers,
 		Axes: campaign.Axes{CCA: f.CCAs, City: f.Cities, Direction: f.Directions, Kind: f.Kinds},
 	}
 	if err := c.Validate(); err != nil {

@@ -203,6 +203,7 @@ func (c *Campaign) scenarioText(r *Run) (string, error) {
 			doc.Flows = append(doc.Flows, fm)
 		}
 	}
+	c.limitServers(doc.Flows, r)
 	if err := c.jitterFlows(doc.Flows, r.Seed); err != nil {
 		return "", err
 	}

@@ -111,6 +111,15 @@ func (d *decoder) integer(n *yaml.Node, path string, min int64) int64 {
 	return v
 }
 
+func (d *decoder) boolean(n *yaml.Node, path string) bool {
+	s := d.scalar(n, path, "true or false")
+	v, err := strconv.ParseBool(s)
+	if d.err == nil && err != nil {
+		d.fail(n, path, "%q: must be true or false", s)
+	}
+	return v
+}
+
 func (d *decoder) duration(n *yaml.Node, path string) time.Duration {
 	s := d.scalar(n, path, "a duration such as 120s")
 	v, err := time.ParseDuration(s)
@@ -146,7 +155,7 @@ func (d *decoder) list(n *yaml.Node, path string) []string {
 // that is a typo, not a campaign.
 const maxRuns = 10000
 
-var topFields = []string{"version", "name", "engine", "duration", "interval", "runs", "seed", "seeds", "template", "axes", "sweep", "start_jitter"}
+var topFields = []string{"version", "name", "engine", "duration", "interval", "runs", "seed", "seeds", "template", "axes", "sweep", "start_jitter", "dataset_servers"}
 
 func (d *decoder) campaign(root *yaml.Node) *Campaign {
 	c := &Campaign{Engine: DefaultEngine, Interval: DefaultInterval}
@@ -186,6 +195,8 @@ func (d *decoder) campaign(root *yaml.Node) *Campaign {
 			c.Axes = d.axes(v)
 		case "sweep":
 			c.Sweep = d.sweep(v)
+		case "dataset_servers":
+			c.DatasetServers = d.boolean(v, k)
 		case "start_jitter":
 			if c.StartJitter = d.duration(v, k); d.err == nil && c.StartJitter > maxStartJitter {
 				d.fail(v, k, "%v: at most %v (a later start belongs in the flow's start)", c.StartJitter, maxStartJitter)

@@ -51,7 +51,7 @@ func Seed000(opt Seed000Options) (*Campaign, []string, error) {
 	}
 	c := &Campaign{
 		Name: name, Engine: DefaultEngine, Duration: dur, Interval: DefaultInterval,
-		Path: map[string]any{"profile": profile.NameStarlink},
+		Path: map[string]any{"profile": profile.NameStarlink}, DatasetServers: true,
 		Axes: Axes{
 			CCA:       orDefault(opt.CCAs, DatasetNames()),
 			City:      orDefault(opt.Cities, profile.Cities()),

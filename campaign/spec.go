@@ -57,6 +57,10 @@ type Campaign struct {
 	// StartJitter moves every flow's start by a seed-drawn offset in
 	// [0, StartJitter) (jitter.go); 0: none.
 	StartJitter time.Duration
+	// DatasetServers runs each cell's flow from the real dataset's server
+	// as it was (servers.go: the egress limits of DatasetServerLimits);
+	// for campaigns compared with the seed-000 dataset.
+	DatasetServers bool
 
 	lines map[string]int // field path → line in File, for errors
 }

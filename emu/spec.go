@@ -107,6 +107,8 @@ func liveFlow(fs netsim.FlowSpec, dir string, own bool) (Flow, error) {
 		return f, errors.New("bytes-limited flows are not supported live (bulk only)")
 	case fs.ExtraDelay > 0:
 		return f, errors.New("extra_rtt is not supported live (one path for all flows)")
+	case fs.MaxRateBps > 0:
+		return f, errors.New("max_rate is not supported live (the sending host's egress limit is simulated only)")
 	}
 	if fs.Kind == netsim.CBR {
 		f.Kind, f.CCA, f.RateBps, f.Size, f.Record = KindCBR, "cbr", fs.RateBps, fs.PacketSize, fs.Record

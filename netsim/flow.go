@@ -86,11 +86,13 @@ func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {
 		}
 		f.ctrl = &recorder{Controller: ctrl}
 		f.snd = transport.NewSender(transport.SenderConfig{
-			Flow:        packet.FlowID(idx),
-			Bytes:       fs.Bytes,
-			SndBuf:      fs.SndBuf,
-			InitialRwnd: transport.InitialRwnd(packet.MSS), // the receiver below autotunes
-			ECN:         n.spec.ECN,
+			Flow:         packet.FlowID(idx),
+			Bytes:        fs.Bytes,
+			SndBuf:       fs.SndBuf,
+			MaxRateBps:   fs.MaxRateBps,
+			MaxRateBurst: fs.MaxRateBurst,
+			InitialRwnd:  transport.InitialRwnd(packet.MSS), // the receiver below autotunes
+			ECN:          n.spec.ECN,
 		}, f.ctrl, &n.pool)
 		f.rcv = transport.NewReceiver(transport.ReceiverConfig{Flow: packet.FlowID(idx)}, &n.pool)
 	}

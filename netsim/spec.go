@@ -100,6 +100,13 @@ type FlowSpec struct {
 	// SndBuf caps a TCP flow's unacknowledged data, in bytes
 	// (0: transport.DefaultSndBuf).
 	SndBuf int
+	// MaxRateBps limits the sending host's egress for a TCP flow, in bits
+	// per second of whole packets (transport.SenderConfig.MaxRateBps;
+	// 0: none).
+	MaxRateBps float64
+	// MaxRateBurst is that limit's burst credit in bytes
+	// (transport.SenderConfig.MaxRateBurst; 0: transport.MinHostBurst).
+	MaxRateBurst int
 	// ExtraDelay is added to this flow's ACK path only, to give flows of
 	// one bottleneck different RTTs.
 	ExtraDelay time.Duration

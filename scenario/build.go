@@ -55,14 +55,16 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 	for _, f := range s.Flows {
 		for range f.Count {
 			fs := netsim.FlowSpec{
-				CCA:        f.CCA,
-				Params:     f.Params,
-				Files:      f.Files,
-				Start:      f.Start,
-				Stop:       f.Stop,
-				Bytes:      f.Bytes,
-				SndBuf:     int(f.SndBuf),
-				ExtraDelay: f.ExtraRTT,
+				CCA:          f.CCA,
+				Params:       f.Params,
+				Files:        f.Files,
+				Start:        f.Start,
+				Stop:         f.Stop,
+				Bytes:        f.Bytes,
+				SndBuf:       int(f.SndBuf),
+				MaxRateBps:   f.MaxRateBps,
+				MaxRateBurst: int(f.MaxRateBurst),
+				ExtraDelay:   f.ExtraRTT,
 			}
 			if f.CCA == CBR {
 				fs.Kind = netsim.CBR

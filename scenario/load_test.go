@@ -93,6 +93,16 @@ func TestBadInput(t *testing.T) {
 			[]string{"bad.yaml:10:", "flows[0].sndbuf", "must be in", "64KiB"}},
 		{"sndbuf cbr", strings.Replace(good, "cca: cbr,", "cca: cbr, sndbuf: 1MiB,", 1),
 			[]string{"bad.yaml:11:", "flows[1].sndbuf", "TCP flows only"}},
+		{"max_rate unit", strings.Replace(good, "cca: cubic,", "cca: cubic, max_rate: 64,", 1),
+			[]string{"bad.yaml:10:", "flows[0].max_rate", "Mbps"}},
+		{"max_rate tiny", strings.Replace(good, "cca: cubic,", "cca: cubic, max_rate: 10bps,", 1),
+			[]string{"bad.yaml:10:", "flows[0].max_rate", "allowed: 1kbps..1Tbps"}},
+		{"max_rate cbr", strings.Replace(good, "cca: cbr,", "cca: cbr, max_rate: 2Mbps,", 1),
+			[]string{"bad.yaml:11:", "flows[1].max_rate", "TCP flows only"}},
+		{"max_rate_burst alone", strings.Replace(good, "cca: cubic,", "cca: cubic, max_rate_burst: 1MB,", 1),
+			[]string{"bad.yaml:10:", "flows[0].max_rate_burst", "needs max_rate"}},
+		{"max_rate_burst small", strings.Replace(good, "cca: cubic,", "cca: cubic, max_rate: 64Mbps, max_rate_burst: 1500,", 1),
+			[]string{"bad.yaml:10:", "flows[0].max_rate_burst", "must be in", "64KiB"}},
 		{"discipline", strings.Replace(good, "droptail", "rde", 1),
 			[]string{"bad.yaml:8:", "path.queue.discipline", `"rde"`, "allowed: droptail, headdrop, red, ared, codel, pie, sfq, fq_codel, fq_pie"}},
 		{"qdisc param", strings.Replace(good, "{discipline: droptail, limit_packets: 417}", "{discipline: codel, params: {targt: 5ms}}", 1),
@@ -123,6 +133,25 @@ func TestSndBuf(t *testing.T) {
 		if got := spec.Flows[0].SndBuf; got != want || spec.Flows[2].SndBuf != 0 {
 			t.Errorf("sndbuf %s: flows get %d and %d, want %d and 0 (default)", in, got, spec.Flows[2].SndBuf, want)
 		}
+	}
+}
+
+// max_rate and max_rate_burst reach the simulator's flow spec; without
+// them a flow has no host limit.
+func TestMaxRate(t *testing.T) {
+	s, err := scenario.Parse("s.yaml", []byte(strings.Replace(good, "cca: cubic,", "cca: cubic, max_rate: 64Mbps, max_rate_burst: 118MB,", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := s.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := spec.Flows[0]; f.MaxRateBps != 64e6 || f.MaxRateBurst != 118e6 {
+		t.Errorf("flow 0: max rate %v, burst %d; want 6.4e7 and 118000000", f.MaxRateBps, f.MaxRateBurst)
+	}
+	if f := spec.Flows[2]; f.MaxRateBps != 0 || f.MaxRateBurst != 0 {
+		t.Errorf("flow 2 (none given): max rate %v, burst %d; want 0 and 0", f.MaxRateBps, f.MaxRateBurst)
 	}
 }
 

@@ -104,16 +104,22 @@ type Flow struct {
 	Params map[string]float64
 	// Files are the controller's file parameters (string values in
 	// params), paths resolved against the scenario file's directory.
-	Files      map[string]string
-	Start      time.Duration
-	Stop       time.Duration
-	Count      int
-	Bytes      int64
-	SndBuf     int64 // send buffer, bytes (0: transport.DefaultSndBuf)
-	ExtraRTT   time.Duration
-	RateBps    float64 // cbr
-	PacketSize int     // cbr
-	Record     bool    // cbr: per-packet records in the result
+	Files  map[string]string
+	Start  time.Duration
+	Stop   time.Duration
+	Count  int
+	Bytes  int64
+	SndBuf int64 // send buffer, bytes (0: transport.DefaultSndBuf)
+	// MaxRateBps is the sending host's egress limit for a TCP flow, bits/s
+	// of whole packets (0: none; transport.SenderConfig.MaxRateBps).
+	MaxRateBps float64
+	// MaxRateBurst is that limit's burst credit, bytes (0: one GSO burst,
+	// transport.MinHostBurst).
+	MaxRateBurst int64
+	ExtraRTT     time.Duration
+	RateBps      float64 // cbr
+	PacketSize   int     // cbr
+	Record       bool    // cbr: per-packet records in the result
 	// Route names the links the flow crosses (with Links) and Moves
 	// re-route it during the run (topology.go).
 	Route []string

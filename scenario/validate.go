@@ -11,6 +11,7 @@ import (
 	"github.com/leolab/leolab/internal/quantity"
 	"github.com/leolab/leolab/link/qdisc"
 	"github.com/leolab/leolab/profile"
+	"github.com/leolab/leolab/transport"
 )
 
 // Profiles lists the built-in path profiles.
@@ -147,6 +148,9 @@ const MaxFlows = 10000
 const (
 	minSndBuf = 64 << 10
 	maxSndBuf = 1 << 30
+	// maxHostBurst bounds max_rate_burst: a credit of a terabyte is hours
+	// at any cloud instance's burst rate.
+	maxHostBurst = 1 << 40
 )
 
 func (s *Scenario) validateFlow(i int, f Flow, fail failFunc) error {
@@ -202,6 +206,22 @@ func (s *Scenario) validateFlow(i int, f Flow, fail failFunc) error {
 	}
 	if f.SndBuf != 0 && f.CCA == CBR {
 		return fail(at+".sndbuf", "applies to TCP flows only, not cbr")
+	}
+	if f.MaxRateBps != 0 {
+		if f.CCA == CBR {
+			return fail(at+".max_rate", "applies to TCP flows only, not cbr (a cbr flow's rate is its rate)")
+		}
+		if err := quantity.LinkRate(f.MaxRateBps); err != nil {
+			return fail(at+".max_rate", "%v (omit for no host limit)", err)
+		}
+	}
+	if f.MaxRateBurst != 0 {
+		if f.MaxRateBps == 0 {
+			return fail(at+".max_rate_burst", "needs max_rate (the burst credit of the host's egress limit)")
+		}
+		if f.MaxRateBurst < transport.MinHostBurst || f.MaxRateBurst > maxHostBurst {
+			return fail(at+".max_rate_burst", "%d bytes: must be in [%d (64KiB), %d (1TiB)] (omit for one 64KiB GSO burst)", f.MaxRateBurst, transport.MinHostBurst, int64(maxHostBurst))
+		}
 	}
 	if err := quantity.Delay(f.ExtraRTT); err != nil {
 		return fail(at+".extra_rtt", "%v", err)

@@ -84,6 +84,16 @@ type SenderConfig struct {
 	// SndBuf caps the unacknowledged payload (the send buffer of a bulk
 	// application that keeps it full); default DefaultSndBuf.
 	SndBuf int
+	// MaxRateBps limits the rate at which the sending host puts this
+	// flow's packets on the wire, in bits per second of whole packets
+	// (headers included), as a host's egress shaper does (hostrate.go):
+	// packets wait in the host, unsent, so the limit costs no loss and no
+	// RTT. 0: no limit.
+	MaxRateBps float64
+	// MaxRateBurst is the depth of that limit's token bucket in bytes,
+	// full at the start: a burst credit spent at the path's pace before
+	// the limit holds (at least and by default MinHostBurst).
+	MaxRateBurst int
 	// InitialRwnd is the receive window the handshake offered, which
 	// bounds the first flight until the first ACK: InitialRwnd(MSS) for a
 	// Linux receiver that autotunes. 0: unbounded until the first ACK.

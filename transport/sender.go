@@ -66,6 +66,7 @@ type Sender struct {
 	probePending        bool   // PTO fired: Next sends a probe regardless of cwnd
 
 	nextSend  time.Duration // earliest departure time of the next packet (EDT)
+	host      hostRate      // the sending host's egress limit (cfg.MaxRateBps)
 	burstAt   time.Duration // start of the current TSO burst
 	burstLeft int           // segments the burst may still carry at burstAt
 	now       time.Duration // latest time seen
@@ -115,6 +116,7 @@ func NewSender(cfg SenderConfig, ctrl cc.Controller, pool *packet.Pool) *Sender 
 		rtoAt:    sim.Never,
 		tlpAt:    sim.Never,
 		reoAt:    sim.Never,
+		host:     newHostRate(cfg.MaxRateBps, cfg.MaxRateBurst),
 	}
 	if cfg.Bytes > 0 {
 		s.limit = uint64(cfg.Bytes)
@@ -162,6 +164,9 @@ func (s *Sender) paced() bool {
 func (s *Sender) Next(now time.Duration) *packet.Packet {
 	s.now = now
 	s.fireTimers(now)
+	if !s.host.allows(now) {
+		return s.endBurst()
+	}
 	if s.probePending {
 		return s.sendProbe(now)
 	}
@@ -206,10 +211,10 @@ func (s *Sender) endBurst() *packet.Packet {
 func (s *Sender) NextWake() time.Duration {
 	w := min(s.rtoAt, s.tlpAt, s.reoAt)
 	if s.probePending {
-		return s.now
+		return s.host.readyAt(s.now)
 	}
 	if s.canSend() {
-		t := s.now
+		t := s.host.readyAt(s.now)
 		if s.paced() && !s.inBurst(t) {
 			t = max(t, s.nextSend)
 		}
@@ -296,6 +301,7 @@ func (s *Sender) transmit(now time.Duration, i int64, retrans, idle bool) *packe
 	p.Flow, p.Kind = s.cfg.Flow, packet.Data
 	p.Seq, p.Len, p.Size = sg.start, n, n+packet.HeaderSize
 	p.TxID, p.Retrans, p.SentAt = s.txID, retrans, now
+	s.host.charge(now, p.Size)
 	if s.cfg.ECN {
 		// RFC 3168 §6.1.5: retransmissions are not ECN-capable.
 		p.ECT = !retrans

@@ -119,6 +119,9 @@ type calibration struct {
 	kinds      []string
 	ccas       []string
 	seeds      []uint64
+	// builtin: the measurements are the built-in seed-000 dataset, whose
+	// servers the forward model runs (campaign.DatasetServerLimits).
+	builtin bool
 }
 
 func (f *calibrateFlags) resolve(args []string) (*calibration, error) {
@@ -126,6 +129,7 @@ func (f *calibrateFlags) resolve(args []string) (*calibration, error) {
 	var runs []iperf.Summary
 	var err error
 	if len(args) == 0 {
+		c.builtin = true
 		runs, err = campaign.RealRuns()
 	} else {
 		runs, err = campaign.ReadRealRuns(args)
@@ -290,7 +294,7 @@ func runCalibrate(cmd *cobra.Command, args []string, f *calibrateFlags) error {
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	stderr := cmd.ErrOrStderr()
-	fwd := &calibrate.Forward{Profile: f.profile, CCAs: c.ccas, Kinds: c.kinds, Seeds: c.seeds, Duration: f.duration, Store: st,
+	fwd := &calibrate.Forward{Profile: f.profile, CCAs: c.ccas, Kinds: c.kinds, Seeds: c.seeds, Duration: f.duration, Store: st, DatasetServers: c.builtin,
 		Exec: freshExec{workers: f.exec.workers, url: f.exec.natsURL, ackWait: f.exec.ackWait, versionStamp: versionString()}}
 	j := &calibrationJob{c: c, fwd: fwd, f: f, stderr: stderr}
 	fits, err := j.fitAll(ctx, c.cities, "fit")

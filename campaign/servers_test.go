@@ -1,0 +1,77 @@
+package campaign
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The built-in seed-000 campaign runs the dataset's limited servers in
+// exactly the cells of DatasetServerLimits, each with the credit its idle
+// gap earned, and nowhere else.
+func TestSeed000DatasetServers(t *testing.T) {
+	c, _, err := Seed000(Seed000Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := c.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	limited := 0
+	for _, r := range runs {
+		has := strings.Contains(r.Scenario, "max_rate:")
+		want := r.Kind == Dedicated && datasetServerLimit(&r, r.CCAs[0]).RateBps > 0
+		if has != want {
+			t.Errorf("run %s: max_rate in the scenario %v, want %v", r.Name(), has, want)
+		}
+		if has {
+			limited++
+			if !strings.Contains(r.Scenario, "max_rate: 64Mbps") || !strings.Contains(r.Scenario, "max_rate_burst: ") {
+				t.Errorf("run %s: flows %q, want max_rate 64Mbps with a burst", r.Name(), r.Scenario[strings.Index(r.Scenario, "flows:"):])
+			}
+		}
+	}
+	if want := len(DatasetServerLimits()); limited != want {
+		t.Errorf("%d limited runs, want %d (one seed, one per cell)", limited, want)
+	}
+	for _, l := range DatasetServerLimits() {
+		// The five runs of a block are 300 s each, started 5 min 15 s to
+		// 5 min 22 s apart: 14–22 s idle, 112–176 MB of credit at 64 Mbit/s.
+		if l.Idle < 14*time.Second || l.Idle > 22*time.Second {
+			t.Errorf("%s %s: idle %v between runs, want 14–22 s", l.City, l.CCA, l.Idle)
+		}
+		if b := l.BurstBytes(); b != int64(8e6*l.Idle.Seconds()) {
+			t.Errorf("%s %s: burst %d bytes, want 64 Mbit/s over %v", l.City, l.CCA, b, l.Idle)
+		}
+	}
+}
+
+// A campaign file asks for the dataset's servers with dataset_servers; a
+// value that is not a boolean is an error naming the field.
+func TestParseDatasetServers(t *testing.T) {
+	const file = "version: 1\nduration: 60s\naxes: {cca: [leocc], city: [mumbai, london], direction: [downlink]}\ndataset_servers: %s\n"
+	c, err := Parse("c.yaml", []byte(strings.Replace(file, "%s", "true", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs, err := c.Expand()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(runs) != 2 || !strings.Contains(runs[0].Scenario, "max_rate") || strings.Contains(runs[1].Scenario, "max_rate") {
+		t.Fatalf("runs %d, max_rate in mumbai's %v and london's %v; want 2, true, false",
+			len(runs), strings.Contains(runs[0].Scenario, "max_rate"), len(runs) > 1 && strings.Contains(runs[1].Scenario, "max_rate"))
+	}
+	c, err = Parse("c.yaml", []byte(strings.Replace(file, "%s", "false", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs, err = c.Expand(); err != nil || strings.Contains(runs[0].Scenario, "max_rate") {
+		t.Fatalf("dataset_servers false: err %v, max_rate present; want neither", err)
+	}
+	_, err = Parse("c.yaml", []byte(strings.Replace(file, "%s", "maybe", 1)))
+	if err == nil || !strings.Contains(err.Error(), "dataset_servers") || !strings.Contains(err.Error(), "true or false") || !strings.Contains(err.Error(), "c.yaml:4") {
+		t.Fatalf("dataset_servers: maybe: error %v, want one naming c.yaml:4, the field and true or false", err)
+	}
+}
