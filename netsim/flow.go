@@ -23,6 +23,10 @@ type flow struct {
 	route    flowRoute
 	moves    []flowRoute
 	nextMove int
+	// groAt and groSegs count the segments of the GRO batch arriving at
+	// groAt (Spec.GROSegments).
+	groAt   time.Duration
+	groSegs int
 	// TCP
 	snd  *transport.Sender
 	rcv  *transport.Receiver
@@ -142,6 +146,19 @@ func (f *flow) arrive(now time.Duration, p *packet.Packet) {
 		return
 	}
 	f.rcv.OnData(now, p)
+	if g := f.n.spec.GROSegments; g > 0 {
+		// The receiver event at now runs after this instant's other
+		// deliveries (the hop's Dequeue loop), so they share one ACK,
+		// unless the batch already holds a full GRO skb.
+		if f.groAt != now {
+			f.groAt, f.groSegs = now, 0
+		}
+		if f.groSegs++; f.groSegs < g {
+			f.n.ensure(evReceiver, f.idx, now)
+			return
+		}
+		f.groSegs = 0
+	}
 	f.pollReceiver(now)
 }
 

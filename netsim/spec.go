@@ -50,6 +50,11 @@ type Spec struct {
 	// stage only the simulator models); the simulator ignores it.
 	SimOnly string
 
+	// GROSegments > 0: receivers ACK the segments that arrive at one
+	// instant (a frame's batch) as one, up to GROSegments at a time, as
+	// Linux's generic receive offload makes them one skb: the ACK decision
+	// waits until the instant's deliveries are in or that many arrived.
+	GROSegments int
 	// ECN: some queue marks ECN-capable packets instead of dropping them.
 	// The live engine then has kernel TCP negotiate ECN (tcp_ecn = 1), and
 	// the simulator's TCP senders send ECN-capable segments and react to

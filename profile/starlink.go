@@ -29,6 +29,12 @@ type TDMA struct {
 	// numbers keyed by frame and position (link.Draw); off, from one
 	// sequential stream per link. Counterfactual replays turn it on.
 	KeyedDraws bool `yaml:"keyed_draws"`
+	// GROSegments has each end's receiver take up to this many of the
+	// segments a frame delivers together as one (Linux generic receive
+	// offload merges in-order segments that arrive in one NAPI poll into
+	// one skb, and TCP ACKs per skb): an ACK per batch of up to
+	// GROSegments instead of one per two segments. 0: off.
+	GROSegments int `yaml:"gro_segments" range:"0,45"`
 }
 
 // Reconfig is the 15 s reconfiguration schedule and what each boundary does

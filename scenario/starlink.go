@@ -52,6 +52,7 @@ func (s *Scenario) starlinkPath(spec *netsim.Spec) {
 	spec.EpochUTC = at.Format(time.RFC3339Nano)
 	spec.BaseRTT = sp.Downlink.BaseOWD + sp.Uplink.BaseOWD + 2*sp.Terrestrial.OneWay
 	spec.Schedule = starlink.NewSchedule(sp, epoch)
+	spec.GROSegments = sp.TDMA.GROSegments
 	slotSeed := sim.Stream(s.Seed, "starlink/slots").Uint64()
 	access := func(down bool, drop link.DropFunc) (link.Stage, error) {
 		cfg := starlink.Config{Drop: drop, Epoch: epoch, SlotSeed: slotSeed, SlotOWD: s.orbitSlotOWD()}
