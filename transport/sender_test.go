@@ -324,17 +324,19 @@ func BenchmarkTransfer(b *testing.B) {
 		loss     float64
 		rate     float64
 		cwnd     int
-		autotune bool // the receiver autotunes its window (rcvwnd.go)
+		autotune bool    // the receiver autotunes its window (rcvwnd.go)
+		hostRate float64 // the sending host's egress limit (hostrate.go)
 	}{
-		{"lossless", 0, 0, 100, false},
-		{"lossless-paced", 0, mbps(90), 100, false},
-		{"loss1pct", 0.01, 0, 100, false},
-		{"loss1pct-cwnd8000", 0.01, 0, 8000, false}, // a 12 MB window, as on the real paths
-		{"loss1pct-cwnd8000-autotune", 0.01, 0, 8000, true},
+		{"lossless", 0, 0, 100, false, 0},
+		{"lossless-paced", 0, mbps(90), 100, false, 0},
+		{"lossless-host-limit", 0, 0, 100, false, 90e6}, // bits/s
+		{"loss1pct", 0.01, 0, 100, false, 0},
+		{"loss1pct-cwnd8000", 0.01, 0, 8000, false, 0}, // a 12 MB window, as on the real paths
+		{"loss1pct-cwnd8000-autotune", 0.01, 0, 8000, true, 0},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			ctrl := &fixedCC{cwnd: tc.cwnd * mss, rate: tc.rate}
-			cfg := SenderConfig{Bytes: int64(b.N) * mss, SndBuf: 2 * tc.cwnd * mss} // the window, not the buffer, limits
+			cfg := SenderConfig{Bytes: int64(b.N) * mss, SndBuf: 2 * tc.cwnd * mss, MaxRateBps: tc.hostRate} // the window, not the buffer, limits
 			p := newPath(b, cfg, ctrl, mbps(1000), 10*time.Millisecond, 10*time.Millisecond)
 			if tc.autotune {
 				p.rcv = NewReceiver(ReceiverConfig{}, p.pool)
