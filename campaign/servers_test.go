@@ -70,6 +70,10 @@ func TestParseDatasetServers(t *testing.T) {
 	if runs, err = c.Expand(); err != nil || strings.Contains(runs[0].Scenario, "max_rate") {
 		t.Fatalf("dataset_servers false: err %v, max_rate present; want neither", err)
 	}
+	_, err = Parse("c.yaml", []byte(strings.Replace(file, "%s", "true", 1)+"engine: emu\n"))
+	if err == nil || !strings.Contains(err.Error(), "dataset_servers") || !strings.Contains(err.Error(), "engine sim") {
+		t.Fatalf("dataset_servers with engine emu: error %v, want one naming the field and engine sim", err)
+	}
 	_, err = Parse("c.yaml", []byte(strings.Replace(file, "%s", "maybe", 1)))
 	if err == nil || !strings.Contains(err.Error(), "dataset_servers") || !strings.Contains(err.Error(), "true or false") || !strings.Contains(err.Error(), "c.yaml:4") {
 		t.Fatalf("dataset_servers: maybe: error %v, want one naming c.yaml:4, the field and true or false", err)

@@ -92,6 +92,9 @@ func (c *Campaign) validateAxes() error {
 	if c.Axes.CCA == nil && c.Flows == nil {
 		return c.fail("axes.cca", "missing: give the congestion controls, e.g. [cubic, bbr] (or template.flows)")
 	}
+	if c.DatasetServers && (c.Engine != DefaultEngine || c.Flows != nil) {
+		return c.fail("dataset_servers", "runs the seed-000 dataset's server limits, which need engine %s and one flow per axes.cca value (no template.flows)", DefaultEngine)
+	}
 	if c.Flows != nil && contains(c.Axes.Kind, Concurrent) {
 		return c.fail("axes.kind", "concurrent makes one flow per cca; with template.flows the flows are the template's (allowed: dedicated)")
 	}
