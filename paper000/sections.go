@@ -104,6 +104,10 @@ var knownDifferences = []string{
 	"Fig. 14: the real concurrent runs include ccp (Copa through CCP, broken, near-zero throughput: its runs kept the " +
 		"10-segment initial window, throughput × RTT 14–18 KB at 31–412 ms); ours model it so (cc/fixed). Real cells are 5-run means for Sydney and Ohio, run 1 " +
 		"elsewhere; simulated cells one run.",
+	"Figs. 9–10: five downlink dedicated cells run the dataset's server as its logs show it, not an unlimited one: " +
+		"Mumbai bbr1, leocc and pcc and São Paulo leocc and pcc came from hosts held to 64 Mbit/s (an EC2 burstable " +
+		"instance's network baseline) once the burst credit of the gap between runs was spent, and ours are " +
+		"(campaign.DatasetServerLimits). The other cells' servers are not limited.",
 	"Fig. 15: the paper's two-flow runs are one real capture each; ours are short simulated runs over several seeds, " +
 		"scored over the interval where both flows are active. Our two BBRv3 flows share more evenly than the paper's " +
 		"(numbers below: its Jain and max–min lie below the range of our seeds). Likely reasons, not tested: the simulated " +
