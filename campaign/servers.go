@@ -26,6 +26,9 @@ type ServerLimit struct {
 	// grew at RateBps: an EC2 instance earns network credit while it
 	// sends below its baseline.
 	Idle time.Duration
+	// SndBuf is the host's send buffer ceiling in bytes (tcp_wmem[2]),
+	// 0: the simulator's default.
+	SndBuf int64
 }
 
 // BurstBytes is the credit a run starts with: RateBps over Idle.
@@ -34,9 +37,9 @@ func (l ServerLimit) BurstBytes() int64 {
 }
 
 // DatasetServerLimits lists the cells of the seed-000 dataset whose server
-// was held to its instance's network baseline (datasetBaselineBps), so that
-// the simulated experiment runs the same server as the real one: these
-// cells measure the server, not the dish. The evidence is in the raw iperf3
+// limited the flow, so that the simulated experiment runs the same server
+// as the real one: five cells held to an instance's network baseline
+// (datasetBaselineBps) and the bbr2 cells' default 4 MiB send buffer. The evidence is in the raw iperf3
 // logs (MPTCP-FreeBSD/tcp-cc-starlink): in each city the seven CCAs other
 // than bbr2 ran on one xanmod host, one CCA's five runs after another.
 //   - Mumbai (172.31.3.249): bbr ran first, after the host had been idle,
@@ -82,8 +85,19 @@ func DatasetServerLimits() []ServerLimit {
 		out = append(out, ServerLimit{Kind: Dedicated, Direction: "downlink", City: c.city, CCA: c.cca,
 			RateBps: datasetBaselineBps, Idle: idle})
 	}
+	// bbr2 ran a week later from one host per city with Linux 5.13.12 and
+	// its default sysctls: every bbr2 log reports sndbuf_actual 16384, the
+	// default tcp_wmem[1] (the xanmod hosts report 65536), so its send
+	// buffer autotuned up to the default tcp_wmem[2] of 4 MiB.
+	for _, city := range []string{"london", "mumbai", "ohio", "saopaulo", "sydney"} {
+		out = append(out, ServerLimit{Kind: Dedicated, Direction: "downlink", City: city, CCA: "bbr2", SndBuf: linuxDefaultWmemMax})
+	}
 	return out
 }
+
+// linuxDefaultWmemMax is Linux's default tcp_wmem[2] (4 MiB,
+// Documentation/networking/ip-sysctl.rst).
+const linuxDefaultWmemMax = 4 << 20
 
 // datasetRunLength is each iperf3 run's length (-t 300).
 const datasetRunLength = 300 * time.Second
@@ -107,9 +121,13 @@ func (c *Campaign) limitServers(flows []map[string]any, r *Run) {
 		return
 	}
 	for i, name := range r.CCAs {
-		if l := datasetServerLimit(r, name); l.RateBps > 0 {
+		l := datasetServerLimit(r, name)
+		if l.RateBps > 0 {
 			flows[i]["max_rate"] = profile.FormatRate(l.RateBps)
 			flows[i]["max_rate_burst"] = l.BurstBytes()
+		}
+		if l.SndBuf > 0 {
+			flows[i]["sndbuf"] = l.SndBuf
 		}
 	}
 }

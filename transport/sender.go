@@ -37,6 +37,7 @@ type Sender struct {
 
 	sndUna, sndNxt uint64 // RFC 793 SND.UNA, SND.NXT
 	limit          uint64 // end of the data to send
+	written        uint64 // end of the data the application has put in the send buffer (sendbuf.go)
 	peerRwnd       int    // last window advertised by the receiver
 	txID           uint64
 	segsOut        int64
@@ -146,12 +147,13 @@ func (s *Sender) cwndAllows(n int) bool {
 }
 
 // windowAllows applies the peer's receive window (RFC 793 §3.7, Linux
-// tcp_snd_wnd_test) and the sender's own buffer: a bulk application keeps
-// the socket's send buffer full, so unacknowledged data never exceeds it
-// (Linux sk_wmem_queued ≤ sk_sndbuf, autotuned up to tcp_wmem[2]).
+// tcp_snd_wnd_test) and the sender's own buffer: only data the application
+// has written can be sent, and it writes no further than the buffer holds
+// (Linux sk_wmem_queued ≤ sk_sndbuf, autotuned up to tcp_wmem[2];
+// sendbuf.go).
 func (s *Sender) windowAllows(n int) bool {
-	wnd := uint64(min(s.peerRwnd, s.cfg.SndBuf))
-	return s.sndNxt+uint64(n) <= s.sndUna+wnd
+	end := s.sndNxt + uint64(n)
+	return end <= s.sndUna+uint64(s.peerRwnd) && end <= s.written
 }
 
 func (s *Sender) paced() bool {
@@ -164,6 +166,7 @@ func (s *Sender) paced() bool {
 func (s *Sender) Next(now time.Duration) *packet.Packet {
 	s.now = now
 	s.fireTimers(now)
+	s.refillSendBuffer()
 	if !s.host.allows(now) {
 		return s.endBurst()
 	}
