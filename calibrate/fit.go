@@ -36,6 +36,10 @@ type Evaluation struct {
 	N      int       // 1-based
 	Values []float64 // as run (canonical)
 	Cost   float64
+	// Infeasible says why the candidate is not a valid profile (its
+	// parameters break a constraint between them, such as an AQM
+	// probability below its floor); its cost is +Inf and nothing ran.
+	Infeasible string
 }
 
 // Result is a finished fit.
@@ -109,6 +113,17 @@ func Fit(ctx context.Context, fwd *Forward, real map[campaign.Key]campaign.Metri
 					ov[k] = v
 				}
 			}
+		}
+		if err := fwd.Feasible(ov); err != nil && len(res.Evals) > 0 {
+			// Bounds are per parameter; a point inside them can still
+			// break a constraint between two. The optimiser moves away
+			// from it as from any worse point (the start must be valid).
+			e := Evaluation{N: len(res.Evals) + 1, Values: values, Cost: math.Inf(1), Infeasible: err.Error()}
+			res.Evals = append(res.Evals, e)
+			if opt.Eval != nil {
+				opt.Eval(e)
+			}
+			return e.Cost, nil, nil
 		}
 		rows, err := fwd.Eval(ctx, ov, real)
 		if err != nil {

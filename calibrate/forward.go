@@ -62,6 +62,24 @@ func (f *Forward) Campaign(overrides map[string]any) (*campaign.Campaign, error)
 	return c, nil
 }
 
+// Feasible reports whether a candidate's overrides (over Fixed) make a
+// valid profile of the site, without running anything.
+func (f *Forward) Feasible(overrides map[string]any) error {
+	ov := make(map[string]any, len(f.Fixed)+len(overrides))
+	for k, v := range f.Fixed {
+		ov[k] = v
+	}
+	for k, v := range overrides {
+		ov[k] = v
+	}
+	name := f.Profile
+	if name == "" {
+		name = profile.NameStarlink
+	}
+	_, err := profile.StarlinkNamed(name, "", ov)
+	return err
+}
+
 // Eval runs (or finds in the store) every run of the candidate and returns
 // the simulated cells beside real.
 func (f *Forward) Eval(ctx context.Context, overrides map[string]any, real map[campaign.Key]campaign.Metrics) ([]campaign.Row, error) {

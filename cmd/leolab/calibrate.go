@@ -368,6 +368,11 @@ func (j *calibrationJob) fitAll(ctx context.Context, cities []string, label stri
 		opt := calibrate.Options{Objective: j.c.obj, MaxEvals: j.f.maxEvals, Tie: calibrate.DriftTie(stg.space, sp)}
 		if !j.f.exec.noProgress {
 			opt.Eval = func(e calibrate.Evaluation) {
+				if e.Infeasible != "" {
+					fmt.Fprintf(j.stderr, "  %s %s eval %d: infeasible, not run (%s)  %s\n", label, name, e.N, e.Infeasible,
+						describe(stg.space, e.Values))
+					return
+				}
 				fmt.Fprintf(j.stderr, "  %s %s eval %d: cost %.4f  %s  (%v)\n", label, name, e.N, e.Cost,
 					describe(stg.space, e.Values), time.Since(began).Round(time.Second))
 			}
