@@ -30,6 +30,11 @@ type Forward struct {
 	DatasetServers bool
 	Exec           campaign.Executor
 	Store          *campaign.Store
+	// Version is the running leolab's version (campaign.Options.Version),
+	// and Stale, if set, hears how many stored runs of an evaluation
+	// another version made.
+	Version string
+	Stale   func(n int)
 	// Progress, if set, sees every finished run of an evaluation.
 	Progress func(campaign.Progress)
 }
@@ -91,8 +96,12 @@ func (f *Forward) Eval(ctx context.Context, overrides map[string]any, real map[c
 	if err != nil {
 		return nil, err
 	}
-	if _, err := campaign.Execute(ctx, runs, f.Store, f.Exec, campaign.Options{Progress: f.Progress}); err != nil {
+	sum, err := campaign.Execute(ctx, runs, f.Store, f.Exec, campaign.Options{Progress: f.Progress, Version: f.Version})
+	if err != nil {
 		return nil, fmt.Errorf("forward model: %w", err)
+	}
+	if sum.Stale > 0 && f.Stale != nil {
+		f.Stale(sum.Stale)
 	}
 	ids := make(map[string]bool, len(runs))
 	for _, r := range runs {

@@ -43,12 +43,19 @@ func (p Progress) Remaining() int { return p.Total - p.Skipped - p.Done - p.Fail
 type Options struct {
 	Progress func(Progress)   // called after every run (nil: none)
 	Now      func() time.Time // clock for elapsed time and ETA (nil: time.Now)
+	// Version is the running leolab's version; stored runs made by
+	// another are counted in Summary.Stale (they are still reused: a
+	// store resumes what was run, not what this build would run).
+	Version string
 }
 
 // Summary is what Execute did.
 type Summary struct {
 	Total, Skipped, Ran, Failed int
-	Wall                        time.Duration
+	// Stale counts the skipped runs that another leolab version made
+	// (Options.Version): their results are that version's.
+	Stale int
+	Wall  time.Duration
 }
 
 // Execute runs the runs that are not yet in the store on exec and stores
@@ -61,14 +68,19 @@ func Execute(ctx context.Context, runs []Run, st *Store, exec Executor, opt Opti
 		now = time.Now
 	}
 	start := now()
-	done, err := st.Done(ctx)
+	done, err := st.Versions(ctx)
 	if err != nil {
 		return Summary{}, err
 	}
 	var pending []Run
+	stale := 0
 	for _, r := range runs {
-		if !done[r.ID] {
+		v, ok := done[r.ID]
+		switch {
+		case !ok:
 			pending = append(pending, r)
+		case opt.Version != "" && v != opt.Version:
+			stale++
 		}
 	}
 	p := Progress{Total: len(runs), Skipped: len(runs) - len(pending)}
@@ -99,7 +111,7 @@ func Execute(ctx context.Context, runs []Run, st *Store, exec Executor, opt Opti
 		report()
 		return nil
 	})
-	sum := Summary{Total: p.Total, Skipped: p.Skipped, Ran: p.Done, Failed: p.Failed, Wall: now().Sub(start)}
+	sum := Summary{Total: p.Total, Skipped: p.Skipped, Ran: p.Done, Failed: p.Failed, Stale: stale, Wall: now().Sub(start)}
 	if err != nil {
 		return sum, err
 	}

@@ -30,8 +30,16 @@ func TestPoolExecuteAndResume(t *testing.T) {
 		t.Fatalf("store holds %d runs, want %d", n, len(runs))
 	}
 	sum, err = Execute(ctx, runs, st, Pool{}, Options{})
-	if err != nil || sum.Ran != 0 || sum.Skipped != len(runs) {
+	if err != nil || sum.Ran != 0 || sum.Skipped != len(runs) || sum.Stale != 0 {
 		t.Fatalf("second execute: %+v %v", sum, err)
+	}
+	// Resumed by another build, the stored runs are reused and counted
+	// as stale; by the same build, not.
+	if sum, err = Execute(ctx, runs, st, Pool{}, Options{Version: "other"}); err != nil || sum.Ran != 0 || sum.Stale != len(runs) {
+		t.Fatalf("execute as another version: %+v %v, want every run skipped and stale", sum, err)
+	}
+	if sum, err = Execute(ctx, runs, st, Pool{}, Options{Version: "test"}); err != nil || sum.Stale != 0 {
+		t.Fatalf("execute as the same version: %+v %v, want none stale", sum, err)
 	}
 	for _, r := range runs {
 		stored, err := st.Result(ctx, r.ID)

@@ -108,6 +108,24 @@ func (s *Store) Done(ctx context.Context) (map[string]bool, error) {
 	return done, rows.Err()
 }
 
+// Versions returns the leolab version that made each stored run, by id.
+func (s *Store) Versions(ctx context.Context) (map[string]string, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, version FROM runs")
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", s.path, err)
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var id, v string
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, fmt.Errorf("store %s: %w", s.path, err)
+		}
+		out[id] = v
+	}
+	return out, rows.Err()
+}
+
 // Put stores a finished run with its flows and intervals in one
 // transaction. A run already stored is left alone: Put reports false.
 func (s *Store) Put(ctx context.Context, r Run, res *result.Result) (bool, error) {

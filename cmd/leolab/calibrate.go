@@ -295,7 +295,14 @@ func runCalibrate(cmd *cobra.Command, args []string, f *calibrateFlags) error {
 	defer stop()
 	stderr := cmd.ErrOrStderr()
 	fwd := &calibrate.Forward{Profile: f.profile, CCAs: c.ccas, Kinds: c.kinds, Seeds: c.seeds, Duration: f.duration, Store: st, DatasetServers: c.builtin,
-		Exec: freshExec{workers: f.exec.workers, url: f.exec.natsURL, ackWait: f.exec.ackWait, versionStamp: versionString()}}
+		Exec: freshExec{workers: f.exec.workers, url: f.exec.natsURL, ackWait: f.exec.ackWait, versionStamp: versionString()}, Version: versionString()}
+	warned := false
+	fwd.Stale = func(n int) { // once: every evaluation of a resumed fit would say it again
+		if !warned {
+			warned = true
+			fmt.Fprintf(stderr, "leolab: calibrate: warning: %s\n", staleWarning(n, st.Path()))
+		}
+	}
 	j := &calibrationJob{c: c, fwd: fwd, f: f, stderr: stderr}
 	fits, err := j.fitAll(ctx, c.cities, "fit")
 	if err != nil {

@@ -238,7 +238,7 @@ func executeCampaign(cmd *cobra.Command, runs []campaign.Run, st *campaign.Store
 	if f.natsURL != "" {
 		exec = campaign.Distributed{URL: f.natsURL, AckWait: f.ackWait, Key: campaign.CampaignKey(runs)}
 	}
-	var opt campaign.Options
+	opt := campaign.Options{Version: versionString()}
 	if !f.noProgress {
 		stderr := cmd.ErrOrStderr()
 		tty := false
@@ -260,6 +260,14 @@ func printSummary(out io.Writer, c *campaign.Campaign, st *campaign.Store, s cam
 	if s.Ran > 0 {
 		fmt.Fprintf(out, "  %.0f runs per hour on this machine\n", float64(s.Ran)/s.Wall.Hours())
 	}
+	if s.Stale > 0 {
+		fmt.Fprintf(out, "  warning: %s\n", staleWarning(s.Stale, st.Path()))
+	}
+}
+
+// staleWarning says that stored runs came from another build.
+func staleWarning(n int, store string) string {
+	return fmt.Sprintf("%d of the stored runs were made by another leolab version (this is %s) and are reused as they are; delete %s to run them with this one", n, versionString(), store)
 }
 
 // reportJob is one report to write.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -136,6 +137,22 @@ func TestCampaignRunStatusReport(t *testing.T) {
 	code, out, _ = runCLI("campaign", "status", file)
 	if code != 0 || !strings.Contains(out, "6 runs, 6 stored, 0 pending") || !strings.Contains(out, "concurrent") {
 		t.Fatalf("status: exit %d\n%s", code, out)
+	}
+	// Run again, the stored runs are reused; made by another build, the
+	// summary says so.
+	if code, out, _ = runCLI("campaign", "run", file); code != 0 || !strings.Contains(out, "6 stored before, 0 ran") || strings.Contains(out, "warning") {
+		t.Fatalf("rerun: exit %d\n%s", code, out)
+	}
+	db, err := sql.Open("sqlite", strings.TrimSuffix(file, ".yaml")+".db")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec("UPDATE runs SET version = 'leolab-old'"); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if code, out, _ = runCLI("campaign", "run", file); code != 0 || !strings.Contains(out, "warning: 6 of the stored runs were made by another leolab version") {
+		t.Fatalf("rerun after another build: exit %d\n%s\nwant the stale-runs warning", code, out)
 	}
 	dir := filepath.Join(t.TempDir(), "rep")
 	code, out, errOut = runCLI("campaign", "report", file, "--out", dir)
