@@ -39,8 +39,9 @@ type Forward struct {
 	Progress func(campaign.Progress)
 }
 
-// Campaign is the campaign of one candidate.
-func (f *Forward) Campaign(overrides map[string]any) (*campaign.Campaign, error) {
+// candidate is the profile a candidate's overrides run on: the profile's
+// name and the overrides over Fixed (the candidate's own win).
+func (f *Forward) candidate(overrides map[string]any) (string, map[string]any) {
 	ov := make(map[string]any, len(f.Fixed)+len(overrides))
 	for k, v := range f.Fixed {
 		ov[k] = v
@@ -52,6 +53,12 @@ func (f *Forward) Campaign(overrides map[string]any) (*campaign.Campaign, error)
 	if name == "" {
 		name = profile.NameStarlink
 	}
+	return name, ov
+}
+
+// Campaign is the campaign of one candidate.
+func (f *Forward) Campaign(overrides map[string]any) (*campaign.Campaign, error) {
+	name, ov := f.candidate(overrides)
 	path := map[string]any{"profile": name}
 	if len(ov) > 0 {
 		path["overrides"] = ov
@@ -70,17 +77,7 @@ func (f *Forward) Campaign(overrides map[string]any) (*campaign.Campaign, error)
 // Feasible reports whether a candidate's overrides (over Fixed) make a
 // valid profile of the site, without running anything.
 func (f *Forward) Feasible(overrides map[string]any) error {
-	ov := make(map[string]any, len(f.Fixed)+len(overrides))
-	for k, v := range f.Fixed {
-		ov[k] = v
-	}
-	for k, v := range overrides {
-		ov[k] = v
-	}
-	name := f.Profile
-	if name == "" {
-		name = profile.NameStarlink
-	}
+	name, ov := f.candidate(overrides)
 	_, err := profile.StarlinkNamed(name, "", ov)
 	return err
 }
