@@ -15,9 +15,9 @@ import (
 // and at 160 ms (Mumbai) as at 390 ms (São Paulo): a rate, not a window.
 const datasetBaselineBps = 64e6
 
-// ServerLimit is the egress limit of the real dataset's server in one cell:
-// the rate at which that host put the flow's packets on the wire, and the
-// burst credit it had at the start of a run.
+// ServerLimit is how the real dataset's server limited the flow of one
+// cell: the rate at which that host put the packets on the wire with the
+// burst credit it had at the start of a run, or its send buffer.
 type ServerLimit struct {
 	Kind, Direction, City, CCA string // campaign names; CCA by dataset name
 	RateBps                    float64
@@ -39,9 +39,10 @@ func (l ServerLimit) BurstBytes() int64 {
 // DatasetServerLimits lists the cells of the seed-000 dataset whose server
 // limited the flow, so that the simulated experiment runs the same server
 // as the real one: five cells held to an instance's network baseline
-// (datasetBaselineBps) and the bbr2 cells' default 4 MiB send buffer. The evidence is in the raw iperf3
-// logs (MPTCP-FreeBSD/tcp-cc-starlink): in each city the seven CCAs other
-// than bbr2 ran on one xanmod host, one CCA's five runs after another.
+// (datasetBaselineBps) and the bbr2 cells' default 4 MiB send buffer. The
+// evidence is in the raw iperf3 logs (MPTCP-FreeBSD/tcp-cc-starlink): in
+// each city the seven CCAs other than bbr2 ran on one xanmod host, one
+// CCA's five runs after another.
 //   - Mumbai (172.31.3.249): bbr ran first, after the host had been idle,
 //     at 155–200 Mbit/s in all five runs. bbr1, leocc and pcc followed;
 //     bbr1's and leocc's first runs start at 110–290 Mbit/s for 7–10 s and
@@ -102,16 +103,17 @@ const linuxDefaultWmemMax = 4 << 20
 // datasetRunLength is each iperf3 run's length (-t 300).
 const datasetRunLength = 300 * time.Second
 
-// datasetServerLimit returns the server's egress limit for one flow of a
-// run (RateBps 0: none), by the CCA's dataset name.
+// datasetServerLimit returns the server's limit for one flow of a run (the
+// zero ServerLimit: none), by the CCA's dataset name.
 func datasetServerLimit(r *Run, cca string) ServerLimit {
-	i := slices.IndexFunc(DatasetServerLimits(), func(l ServerLimit) bool {
+	all := DatasetServerLimits()
+	i := slices.IndexFunc(all, func(l ServerLimit) bool {
 		return l.Kind == r.Kind && l.Direction == r.Direction && l.City == r.City && l.CCA == cca
 	})
 	if i < 0 {
 		return ServerLimit{}
 	}
-	return DatasetServerLimits()[i]
+	return all[i]
 }
 
 // limitServers gives each flow of a run the egress limit of the dataset's

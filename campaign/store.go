@@ -92,20 +92,15 @@ func (s *Store) Path() string { return s.path }
 
 // Done returns the ids of the stored runs.
 func (s *Store) Done(ctx context.Context) (map[string]bool, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT id FROM runs")
+	versions, err := s.Versions(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", s.path, err)
+		return nil, err
 	}
-	defer rows.Close()
-	done := map[string]bool{}
-	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("store %s: %w", s.path, err)
-		}
+	done := make(map[string]bool, len(versions))
+	for id := range versions {
 		done[id] = true
 	}
-	return done, rows.Err()
+	return done, nil
 }
 
 // Versions returns the leolab version that made each stored run, by id.
