@@ -8,7 +8,9 @@ import (
 )
 
 // realFiles holds the seed-000 end summaries, copied unchanged from
-// ../shared/data/starlink-iperf3 with their provenance (realdata/README.md).
+// ../shared/data/starlink-iperf3, and runs2to5_competitive_summary.csv,
+// extracted the same way from the public dataset's raw logs; provenance
+// in realdata/README.md.
 //
 //go:embed realdata/*.csv realdata/README.md
 var realFiles embed.FS
@@ -19,15 +21,15 @@ var realFiles embed.FS
 // city, CCA, run) once.
 func realSummaries() []string {
 	return []string{"realdata/run1_summary.csv", "realdata/runs2to5_sydney_downlink_summary.csv",
-		"realdata/runs2to5_summary.csv"}
+		"realdata/runs2to5_summary.csv", "realdata/runs2to5_competitive_summary.csv"}
 }
 
 // RealProvenance is the provenance line of the embedded real data.
 func RealProvenance() string {
 	return "seed-000 dataset (MPTCP-FreeBSD/tcp-cc-starlink): iperf3 3.16 end summaries, 300 s runs, " +
 		"April 2026, Starlink dish in Melbourne to AWS London, Mumbai, Ohio, São Paulo, Sydney " +
-		"(Tokyo held back); 5-run means (runs 1–5) of every dedicated cell and of the Sydney and Ohio " +
-		"concurrent runs, run 1 elsewhere (São Paulo downlink concurrent: runs 1–2)"
+		"(Tokyo held back); 5-run means (runs 1–5) of every dedicated and concurrent cell (ccp, excluded " +
+		"from the comparisons: run 1, runs 1–5 in Sydney downlink dedicated)"
 }
 
 // RealReadme is the embedded real data's README with its full provenance.

@@ -128,7 +128,8 @@ func TestStoreExportCSV(t *testing.T) {
 }
 
 // The embedded real data is the dataset: run 1 of 4 scenarios × 5 cities ×
-// 9 CCAs, plus runs 2–5 of the Sydney downlink dedicated ones.
+// 9 CCAs, plus runs 2–5 of every cell but ccp's (and Sydney downlink
+// dedicated ccp's).
 func TestRealData(t *testing.T) {
 	real, err := RealData()
 	if err != nil {
@@ -141,6 +142,22 @@ func TestRealData(t *testing.T) {
 	if real[k].N != 5 {
 		t.Fatalf("sydney downlink bbr averages %d runs, want 5", real[k].N)
 	}
+	for _, dir := range []string{"downlink", "uplink"} {
+		for _, city := range []string{"london", "mumbai", "saopaulo", "ohio", "sydney"} {
+			for _, kind := range Kinds() {
+				for _, cca := range DatasetNames() {
+					m := real[Key{kind, dir, city, cca}]
+					want := 5
+					if cca == "ccp" && (kind == Concurrent || dir == "uplink" || city != "sydney") {
+						want = 1
+					}
+					if m.N != want {
+						t.Errorf("%s %s %s %s averages %d runs, want %d", city, dir, kind, cca, m.N, want)
+					}
+				}
+			}
+		}
+	}
 	// Recompute one cell from the CSV through the iperf reader directly.
 	data, _ := realFiles.ReadFile("realdata/run1_summary.csv")
 	rows, err := iperf.ReadSummary("run1", bytes.NewReader(data))
@@ -148,10 +165,10 @@ func TestRealData(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, s := range rows {
-		if s.City == "London" && s.CCA == "cubic" && s.Scenario == "uplink-competitive-logs" {
-			m := real[Key{Concurrent, "uplink", "london", "cubic"}]
+		if s.City == "London" && s.CCA == "ccp" && s.Scenario == "uplink-competitive-logs" {
+			m := real[Key{Concurrent, "uplink", "london", "ccp"}]
 			if m.N != 1 || m.ThroughputMbps != s.SenderBps/1e6 || m.RTTInflation != float64(s.MeanRTT)/float64(s.MinRTT) {
-				t.Fatalf("london uplink concurrent cubic %+v from %+v", m, s)
+				t.Fatalf("london uplink concurrent ccp %+v from %+v", m, s)
 			}
 		}
 	}
