@@ -109,6 +109,8 @@ func liveFlow(fs netsim.FlowSpec, dir string, own bool) (Flow, error) {
 		return f, errors.New("extra_rtt is not supported live (one path for all flows)")
 	case fs.MaxRateBps > 0:
 		return f, errors.New("max_rate is not supported live (the sending host's egress limit is simulated only)")
+	case fs.Rwnd > 0:
+		return f, errors.New("rwnd is not supported live (the kernel receiver's window follows its namespace's tcp_rmem)")
 	}
 	if fs.Kind == netsim.CBR {
 		f.Kind, f.CCA, f.RateBps, f.Size, f.Record = KindCBR, "cbr", fs.RateBps, fs.PacketSize, fs.Record

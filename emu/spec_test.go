@@ -111,6 +111,8 @@ func TestFromSpecRejects(t *testing.T) {
 	for name, flow := range map[string]string{
 		"bytes":         "{cca: cubic, bytes: 1000000}",
 		"extra rtt":     "{cca: cubic, extra_rtt: 10ms}",
+		"max rate":      "{cca: cubic, max_rate: 5Mbps}",
+		"rwnd":          "{cca: cubic, rwnd: 1MiB}",
 		"kernel params": "{cca: cubic, params: {hystart: 0}}",
 	} {
 		spec, err := parse(t, "version: 1\nname: r\nduration: 5s\npath: {profile: fixed, rate: 10Mbps, rtt: 20ms}\nflows: ["+flow+"]\n").Spec()

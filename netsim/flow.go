@@ -98,7 +98,7 @@ func newFlow(n *net, idx int, fs *FlowSpec) (*flow, error) {
 			InitialRwnd:  transport.InitialRwnd(packet.MSS), // the receiver below autotunes
 			ECN:          n.spec.ECN,
 		}, f.ctrl, &n.pool)
-		f.rcv = transport.NewReceiver(transport.ReceiverConfig{Flow: packet.FlowID(idx)}, &n.pool)
+		f.rcv = transport.NewReceiver(transport.ReceiverConfig{Flow: packet.FlowID(idx), Rwnd: fs.Rwnd}, &n.pool)
 	}
 	n.loop.Schedule(fs.Start, n, arg(evStart, idx))
 	return f, nil

@@ -105,6 +105,10 @@ type FlowSpec struct {
 	// SndBuf caps a TCP flow's unacknowledged data, in bytes
 	// (0: transport.DefaultSndBuf).
 	SndBuf int
+	// Rwnd is the ceiling of the receiver's autotuned window for a TCP
+	// flow, in bytes (transport.ReceiverConfig.Rwnd, the largest window
+	// the receiving host advertises; 0: transport.DefaultRwnd).
+	Rwnd int
 	// MaxRateBps limits the sending host's egress for a TCP flow, in bits
 	// per second of whole packets (transport.SenderConfig.MaxRateBps;
 	// 0: none).

@@ -62,6 +62,7 @@ func (s *Scenario) Spec() (netsim.Spec, error) {
 				Stop:         f.Stop,
 				Bytes:        f.Bytes,
 				SndBuf:       int(f.SndBuf),
+				Rwnd:         int(f.Rwnd),
 				MaxRateBps:   f.MaxRateBps,
 				MaxRateBurst: int(f.MaxRateBurst),
 				ExtraDelay:   f.ExtraRTT,

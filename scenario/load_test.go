@@ -93,6 +93,10 @@ func TestBadInput(t *testing.T) {
 			[]string{"bad.yaml:10:", "flows[0].sndbuf", "must be in", "64KiB"}},
 		{"sndbuf cbr", strings.Replace(good, "cca: cbr,", "cca: cbr, sndbuf: 1MiB,", 1),
 			[]string{"bad.yaml:11:", "flows[1].sndbuf", "TCP flows only"}},
+		{"rwnd large", strings.Replace(good, "cca: cubic,", "cca: cubic, rwnd: 2GiB,", 1),
+			[]string{"bad.yaml:10:", "flows[0].rwnd", "must be in", "1GiB"}},
+		{"rwnd cbr", strings.Replace(good, "cca: cbr,", "cca: cbr, rwnd: 1MiB,", 1),
+			[]string{"bad.yaml:11:", "flows[1].rwnd", "TCP flows only"}},
 		{"max_rate unit", strings.Replace(good, "cca: cubic,", "cca: cubic, max_rate: 64,", 1),
 			[]string{"bad.yaml:10:", "flows[0].max_rate", "Mbps"}},
 		{"max_rate tiny", strings.Replace(good, "cca: cubic,", "cca: cubic, max_rate: 10bps,", 1),
@@ -133,6 +137,22 @@ func TestSndBuf(t *testing.T) {
 		if got := spec.Flows[0].SndBuf; got != want || spec.Flows[2].SndBuf != 0 {
 			t.Errorf("sndbuf %s: flows get %d and %d, want %d and 0 (default)", in, got, spec.Flows[2].SndBuf, want)
 		}
+	}
+}
+
+// rwnd reaches the simulator's flow spec; without it a flow's receiver
+// keeps the default ceiling.
+func TestRwnd(t *testing.T) {
+	s, err := scenario.Parse("s.yaml", []byte(strings.Replace(good, "cca: cubic,", "cca: cubic, rwnd: 4784128,", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := s.Spec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := spec.Flows[0].Rwnd; got != 4784128 || spec.Flows[2].Rwnd != 0 {
+		t.Errorf("rwnd: flows get %d and %d, want 4784128 and 0 (default)", got, spec.Flows[2].Rwnd)
 	}
 }
 

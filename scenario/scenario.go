@@ -110,6 +110,7 @@ type Flow struct {
 	Count  int
 	Bytes  int64
 	SndBuf int64 // send buffer, bytes (0: transport.DefaultSndBuf)
+	Rwnd   int64 // receiver's window ceiling, bytes (0: transport.DefaultRwnd)
 	// MaxRateBps is the sending host's egress limit for a TCP flow, bits/s
 	// of whole packets (0: none; transport.SenderConfig.MaxRateBps).
 	MaxRateBps float64

@@ -210,7 +210,7 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 	for i, fn := range n.Content {
 		path := "flows[" + strconv.Itoa(i) + "]"
 		f := Flow{Count: 1}
-		d.fields(fn, path, []string{"cca", "params", "start", "stop", "count", "bytes", "sndbuf", "max_rate", "max_rate_burst", "extra_rtt", "rate", "packet_size", "record", "path", "moves"}, func(k string, v *yaml.Node) {
+		d.fields(fn, path, []string{"cca", "params", "start", "stop", "count", "bytes", "sndbuf", "rwnd", "max_rate", "max_rate_burst", "extra_rtt", "rate", "packet_size", "record", "path", "moves"}, func(k string, v *yaml.Node) {
 			fp := path + "." + k
 			switch k {
 			case "cca":
@@ -246,6 +246,8 @@ func (d *decoder) flows(n *yaml.Node) []Flow {
 				f.Bytes = d.size(v, fp)
 			case "sndbuf":
 				f.SndBuf = d.size(v, fp)
+			case "rwnd":
+				f.Rwnd = d.size(v, fp)
 			case "max_rate":
 				f.MaxRateBps = d.rate(v, fp)
 			case "max_rate_burst":

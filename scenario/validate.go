@@ -207,6 +207,12 @@ func (s *Scenario) validateFlow(i int, f Flow, fail failFunc) error {
 	if f.SndBuf != 0 && f.CCA == CBR {
 		return fail(at+".sndbuf", "applies to TCP flows only, not cbr")
 	}
+	if f.Rwnd != 0 && (f.Rwnd < minSndBuf || f.Rwnd > maxSndBuf) {
+		return fail(at+".rwnd", "%d bytes: must be in [%d (64KiB), %d (1GiB)] (omit for the default 16MiB)", f.Rwnd, minSndBuf, maxSndBuf)
+	}
+	if f.Rwnd != 0 && f.CCA == CBR {
+		return fail(at+".rwnd", "applies to TCP flows only, not cbr")
+	}
 	if f.MaxRateBps != 0 {
 		if f.CCA == CBR {
 			return fail(at+".max_rate", "applies to TCP flows only, not cbr (a cbr flow's rate is its rate)")
