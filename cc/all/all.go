@@ -12,6 +12,7 @@ import (
 	_ "github.com/leolab/leolab/cc/leocc"
 	_ "github.com/leolab/leolab/cc/lmbbr"
 	_ "github.com/leolab/leolab/cc/orca"
+	_ "github.com/leolab/leolab/cc/pcckernel"
 	_ "github.com/leolab/leolab/cc/reno"
 	_ "github.com/leolab/leolab/cc/sage"
 	_ "github.com/leolab/leolab/cc/satcp"
