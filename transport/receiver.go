@@ -45,6 +45,9 @@ type Receiver struct {
 	now        time.Duration
 
 	win rcvWindow // receive-window autotuning (unless cfg.NoAutoTune)
+	// edge is the largest right edge offered (RCV.NXT + window), which a
+	// later ACK never moves back (offeredWindow).
+	edge uint64
 
 	stats ReceiverStats
 }
@@ -220,17 +223,38 @@ func (r *Receiver) Next(now time.Duration) *packet.Packet {
 	return r.makeAck(now)
 }
 
+// offeredWindow is the window an ACK carries: the buffer's free space
+// (the autotuned window, or the configured one, less the out-of-order data
+// held), but never less than what keeps the right edge where an earlier
+// ACK put it. Linux does not shrink the offered window (tcp_select_window,
+// net/ipv4/tcp_output.c: "Never shrink the offered window" unless the
+// tcp_shrink_window sysctl, off by default, allows it; RFC 9293
+// §3.8.6.2.2 asks the same): while a hole holds RCV.NXT back, the data
+// arriving above it eats the free space but the sender may still fill up
+// to the edge already offered, so a sender in loss recovery keeps sending
+// up to RCV.NXT plus the largest window.
+func (r *Receiver) offeredWindow(now time.Duration) int {
+	var wnd int
+	if r.cfg.NoAutoTune {
+		wnd = max(r.cfg.Rwnd-int(r.ooo.bytes()), 0)
+	} else {
+		wnd = r.win.window(now, r.rcvNxt, int(r.ooo.bytes()))
+	}
+	if edge := r.rcvNxt + uint64(wnd); edge >= r.edge {
+		r.edge = edge
+	} else {
+		wnd = int(r.edge - r.rcvNxt)
+	}
+	return wnd
+}
+
 // makeAck builds the ACK of the current state and resets the ACK timers
 // and counters (Linux tcp_send_ack and tcp_event_ack_sent).
 func (r *Receiver) makeAck(now time.Duration) *packet.Packet {
 	p := r.pool.Get()
 	p.Flow, p.Kind = r.cfg.Flow, packet.Ack
 	p.Ack, p.Echo, p.ECE = r.rcvNxt, r.echo, r.ce
-	if r.cfg.NoAutoTune {
-		p.Rwnd = max(r.cfg.Rwnd-int(r.ooo.bytes()), 0)
-	} else {
-		p.Rwnd = r.win.window(now, r.rcvNxt, int(r.ooo.bytes()))
-	}
+	p.Rwnd = r.offeredWindow(now)
 	r.fillSacks(p)
 	p.Size = packet.AckSize
 	if p.NSack > 0 {
