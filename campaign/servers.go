@@ -116,13 +116,47 @@ func datasetServerLimit(r *Run, cca string) ServerLimit {
 	return all[i]
 }
 
-// limitServers gives each flow of a run the egress limit of the dataset's
-// server in its cell (DatasetServers).
+// DatasetRwnd is the largest window the dataset's receiver advertised in
+// one direction, the ceiling of its autotuned receive window, in bytes:
+// iperf3's per-second snd_wnd (the peer's window as the sender saw it)
+// tops out at one value per direction in every log read, whatever the CCA
+// or city, where the simulator's default ceiling is 16 MiB.
+//   - downlink, the client in Melbourne (a laptop on xanmod 6.19,
+//     start.system_info of the uplink logs): 11,860,480–11,862,016 bytes
+//     (the Sydney bbr run 1 trace; São Paulo hybla and Mumbai bbr1
+//     concurrent runs 2 and 4; London hybla and cubic dedicated runs 1–2);
+//   - uplink, the AWS servers: 4,783,104–4,784,128 bytes (the Sydney bbr
+//     run 1 trace; London cubic and São Paulo hybla dedicated run 1, whose
+//     95 MB Hybla window the server's 4.78 MB held from its 14th second).
+func DatasetRwnd(direction string) int64 {
+	if direction == "uplink" {
+		return 4784128
+	}
+	return 11862016
+}
+
+// datasetPCC is the controller the dataset's hosts ran as "pcc": the
+// PCCproject/PCC-Kernel module (PCC Allegro, cc/pcckernel), not the
+// Vivace that "pcc" names in the registry. Its London run 1 opens at 194
+// packets in flight (2 × the module's 524,288 B/s initial rate × SRTT)
+// and grows ×1.10 per second for 20 s, the module's 5 % step per
+// two-RTT interval; alone on the downlink it delivers 60–86 Mbit/s while
+// retransmitting 80k–625k segments per GB (cc/pcckernel's package doc).
+const datasetPCC = "pcc-kernel"
+
+// limitServers runs each flow of a run between the dataset's hosts as they
+// were (DatasetServers): the egress limit of the server in its cell, the
+// receive-window ceiling of the receiver in its direction, and the
+// hosts' own pcc.
 func (c *Campaign) limitServers(flows []map[string]any, r *Run) {
 	if !c.DatasetServers { // Validate refuses it with template.flows
 		return
 	}
 	for i, name := range r.CCAs {
+		flows[i]["rwnd"] = DatasetRwnd(r.Direction)
+		if name == "pcc" {
+			flows[i]["cca"] = datasetPCC
+		}
 		l := datasetServerLimit(r, name)
 		if l.RateBps > 0 {
 			flows[i]["max_rate"] = profile.FormatRate(l.RateBps)

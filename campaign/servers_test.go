@@ -20,6 +20,18 @@ func TestSeed000DatasetServers(t *testing.T) {
 	}
 	limited := 0
 	for _, r := range runs {
+		// Every flow gets its direction's receiver ceiling, and pcc is the
+		// hosts' PCC-Kernel module.
+		rwnd := "rwnd: 11862016"
+		if r.Direction == "uplink" {
+			rwnd = "rwnd: 4784128"
+		}
+		if n := strings.Count(r.Scenario, "rwnd: "); n != len(r.CCAs) || strings.Count(r.Scenario, rwnd) != n {
+			t.Errorf("run %s: %d rwnd fields in %q, want %q on each of its %d flows", r.Name(), n, r.Scenario, rwnd, len(r.CCAs))
+		}
+		if pk := strings.Count(r.Scenario, "cca: pcc-kernel"); pk != strings.Count(strings.Join(r.CCAs, " ")+" ", "pcc ") || strings.Contains(r.Scenario, "cca: pcc\n") {
+			t.Errorf("run %s: %d pcc-kernel flows for CCAs %v", r.Name(), pk, r.CCAs)
+		}
 		if buf := strings.Contains(r.Scenario, "sndbuf: 4194304"); buf != (r.Kind == Dedicated && r.Direction == "downlink" && r.CCAs[0] == "bbr2" && r.City != "tokyo") {
 			t.Errorf("run %s: sndbuf 4 MiB in the scenario %v, want it on the calibration cities' dedicated downlink bbr2 only", r.Name(), buf)
 		}

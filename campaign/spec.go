@@ -57,9 +57,11 @@ type Campaign struct {
 	// StartJitter moves every flow's start by a seed-drawn offset in
 	// [0, StartJitter) (jitter.go); 0: none.
 	StartJitter time.Duration
-	// DatasetServers runs each cell's flow from the real dataset's server
-	// as it was (servers.go: the egress limits of DatasetServerLimits);
-	// for campaigns compared with the seed-000 dataset.
+	// DatasetServers runs each cell's flows between the real dataset's
+	// hosts as they were (servers.go: the egress limits of
+	// DatasetServerLimits, the receive-window ceilings of DatasetRwnd,
+	// and the PCC-Kernel module as "pcc"); for campaigns compared with the
+	// seed-000 dataset.
 	DatasetServers bool
 
 	lines map[string]int // field path → line in File, for errors

@@ -35,11 +35,8 @@ const (
 	// ceiling (tcp_rmem max 6 MiB..32 MiB by distribution). The real
 	// dataset's receivers advertised at most 11.86 MB (the client, on the
 	// downlink) and 4.78 MB (the AWS servers, on the uplink; iperf3's
-	// snd_wnd, DESIGN.md "Fidelity notes"); a flow's `rwnd` sets that. With
-	// them the Starlink model's bbr, bbr1 and leocc fall to 0.64–0.93 of
-	// their real downlink throughput at 160–390 ms, against 0.79–1.11 with
-	// this ceiling (calibrate/fits/README.md, session 23), so the model
-	// keeps it until its downlink is refitted with theirs.
+	// snd_wnd); a flow's `rwnd` sets that, and the seed-000 campaign gives
+	// its flows those (campaign.DatasetRwnd).
 	DefaultRwnd = 16 << 20
 	// DefaultAckEvery: ACK at least every second full-sized segment
 	// (RFC 1122 §4.2.3.2, RFC 5681 §4.2; Linux __tcp_ack_snd_check ACKs when
