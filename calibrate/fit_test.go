@@ -27,7 +27,12 @@ var perturbed = map[string]float64{"uplink.alloc.base": 0.6 * 30e6, "uplink.aqm.
 // 0.081); on profile starlink-seed001 (its 13/17 ms access, 10
 // ms longer) it found 17.95 Mbit/s but max_prob 0.64: with 40 s runs of
 // three CCAs in two cities the objective is flat in max_prob away from
-// seed 001's start, which this test does not hide.
+// seed 001's start, which this test does not hide. Since the receiver
+// stopped shrinking its offered window (session 23), one seed's objective
+// is too rugged for the simplex: it stalled at 19.7 Mbit/s and 0.66 (cost
+// 0.12 after 80 evaluations and 0.088 after 160, where the truth costs 0
+// and its neighbour 0.66 at 18 Mbit/s 1.3). Three seeds smooth it: 19.43
+// Mbit/s and 0.692, the same after 120 evaluations.
 var seed001Uplink = map[string]any{"uplink.alloc.base": "30Mbps", "uplink.aqm.max_prob": 0.25, "uplink.aqm.min_packets": 0,
 	"uplink.aqm.sojourn": false, "uplink.outage.arrival_loss": 0, "uplink.drift.median_rate_change": "26Mbps"}
 
@@ -39,7 +44,7 @@ func testForward(t *testing.T, store string) *Forward {
 	}
 	t.Cleanup(func() { st.Close() })
 	return &Forward{Fixed: seed001Uplink, CCAs: []string{"cubic", "bbr", "vegas"}, Cities: []string{"saopaulo", "london"},
-		Directions: []string{"uplink"}, Kinds: []string{campaign.Dedicated}, Seeds: []uint64{1},
+		Directions: []string{"uplink"}, Kinds: []string{campaign.Dedicated}, Seeds: []uint64{1, 2, 3},
 		Duration: 40 * time.Second, Exec: campaign.Pool{}, Store: st}
 }
 
