@@ -15,7 +15,9 @@ type DatasetCCA struct {
 
 // DatasetCCAs is the one table mapping the real dataset's nine controls to
 // ours (../shared/data/README.md): "bbr" is BBRv3 (xanmod 6.19 kernel),
-// "pcc" is PCC Vivace, and "ccp" is Copa deployed through CCP, broken:
+// "pcc" is PCC Vivace (in campaigns with DatasetServers, the hosts' own
+// PCC-Kernel module: servers.go datasetPCC), and "ccp" is Copa deployed
+// through CCP, broken:
 // its runs kept the CCP datapath's initial window of 10 segments
 // (throughput × RTT of every dedicated run is 14–18 KB at 31–412 ms), so
 // ours is cc/fixed's 10-segment window, not our working Copa, which in
