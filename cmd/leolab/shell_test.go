@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -177,12 +179,15 @@ func pumpLongest(stderr string) (time.Duration, bool) {
 // returned.
 func TestShellStopsServer(t *testing.T) {
 	needEmu(t)
+	// A sleep no other process on the machine runs: "sleep 600" alone
+	// matched a developer's own shell once and failed the test.
+	marker := fmt.Sprintf("sleep 600.%d", os.Getpid())
 	done := make(chan error, 1)
 	go func() {
 		c := newShellCmd()
 		c.SetOut(&bytes.Buffer{})
 		c.SetErr(&bytes.Buffer{})
-		done <- execCmd(t, c, "--rate", "50Mbps", "--rtt", "10ms", "--server", "sleep 600; true", "--", "true")
+		done <- execCmd(t, c, "--rate", "50Mbps", "--rtt", "10ms", "--server", marker+"; true", "--", "true")
 	}()
 	select {
 	case err := <-done:
@@ -192,7 +197,7 @@ func TestShellStopsServer(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("shell did not return 60 s after its command ended: the server outlived it")
 	}
-	if out, _ := exec.Command("pgrep", "-f", "sleep 600").Output(); len(out) > 0 {
+	if out, _ := exec.Command("pgrep", "-f", marker).Output(); len(out) > 0 {
 		t.Errorf("the server's sleep still runs: pids %s", out)
 	}
 }
