@@ -25,8 +25,11 @@ const liveSubsetLight = 32 * time.Second
 // packets not bytes), and the downlink ramp, each read from the packets
 // that crossed the emulator and compared with the default profile under
 // the live tolerances (livetol.go). A failure with the host stalled beyond
-// what the checks tolerate (the pump off its CPU, a sender paused) repeats
-// the subset, and after three such runs the test skips, naming the stalls.
+// what the checks tolerate (the pump off its CPU, a sender paused), or
+// with packets dropped at a TUN queue before the model, repeats the
+// subset (a CI run inferred a 3,576-packet uplink buffer of 4,000 with no
+// stall beyond tolerance; whether the TUN queue lost the rest was not
+// recorded then), and after three such runs the test skips, naming the stalls.
 func TestLiveSubsetMatchesProfile(t *testing.T) {
 	needLive(t)
 	p, err := Default.Profile()
@@ -40,6 +43,7 @@ func TestLiveSubsetMatchesProfile(t *testing.T) {
 			for _, r := range l.runs {
 				a.Stall(r.name+": pump gap", r.pumpGap, stallTolerance(r.name))
 				a.Stall(r.name+": sender pause", r.senderPause, stallTolerance(r.name))
+				a.Lost(r.name+": packets the TUN queues dropped", r.hostDrops)
 			}
 		}()
 		// A procedure that finds nothing (no schedule, no burst) is a

@@ -48,6 +48,16 @@ func (a *Attempt) Stall(what string, d, tolerance time.Duration) {
 	}
 }
 
+// Lost records packets the host dropped before the model saw them (the
+// kernel's drops at a TUN queue whose reader, the pump, fell behind). A
+// live check reads the model's queue from what crossed it, so any such
+// loss is the host's doing, as a stall beyond tolerance is.
+func (a *Attempt) Lost(what string, n int64) {
+	if n > 0 {
+		a.stalls = append(a.stalls, fmt.Sprintf("%s %d packets", what, n))
+	}
+}
+
 // Stalled reports whether a recorded stall exceeded its tolerance.
 func (a *Attempt) Stalled() bool { return len(a.stalls) > 0 }
 

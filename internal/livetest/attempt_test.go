@@ -17,6 +17,23 @@ func (r *recorder) Logf(f string, a ...any)   { r.logs = append(r.logs, fmt.Spri
 func (r *recorder) Errorf(f string, a ...any) { r.errs = append(r.errs, fmt.Sprintf(f, a...)) }
 func (r *recorder) Skipf(f string, a ...any)  { r.skips = append(r.skips, fmt.Sprintf(f, a...)) }
 
+// Packets the host dropped make a failed run the host's: it is repeated,
+// and a run that loses none is judged.
+func TestRepeatLost(t *testing.T) {
+	r := &recorder{}
+	runs := 0
+	Repeat(r, func(a *Attempt) {
+		runs++
+		if runs == 1 {
+			a.Lost("uplink: packets the TUN queues dropped", 424)
+		}
+		a.Errorf("buffer %d", runs)
+	})
+	if runs != 2 || len(r.errs) != 1 || len(r.logs) == 0 || !strings.Contains(r.logs[0], "dropped 424 packets") {
+		t.Errorf("%d runs, errors %q, logs %q; want 2 runs, the second's error, the first's loss logged", runs, r.errs, r.logs)
+	}
+}
+
 // Each outcome of a run sequence: how many runs Repeat makes and whether
 // the test passes, fails or skips.
 func TestRepeat(t *testing.T) {
@@ -49,6 +66,7 @@ func TestRepeat(t *testing.T) {
 					d = 3 * tol
 				}
 				a.Stall("pump gap", d, tol)
+				a.Lost("tun drops", 0) // none lost: no effect
 				if o.fail {
 					a.Errorf("median %d", runs)
 				}
