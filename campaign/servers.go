@@ -135,27 +135,18 @@ func DatasetRwnd(direction string) int64 {
 	return 11862016
 }
 
-// datasetPCC is the controller the dataset's hosts ran as "pcc": the
-// PCCproject/PCC-Kernel module (PCC Allegro, cc/pcckernel), not the
-// Vivace that "pcc" names in the registry. Its London run 1 opens at 194
-// packets in flight (2 × the module's 524,288 B/s initial rate × SRTT)
-// and grows ×1.10 per second for 20 s, the module's 5 % step per
-// two-RTT interval; alone on the downlink it delivers 60–86 Mbit/s while
-// retransmitting 80k–625k segments per GB (cc/pcckernel's package doc).
-const datasetPCC = "pcc-kernel"
-
 // limitServers runs each flow of a run between the dataset's hosts as they
 // were (DatasetServers): the egress limit of the server in its cell, the
-// receive-window ceiling of the receiver in its direction, and the
-// hosts' own pcc.
+// receive-window ceiling of the receiver in its direction, and what the
+// hosts ran under the CCA's name (DatasetCCA.Hosts).
 func (c *Campaign) limitServers(flows []map[string]any, r *Run) {
 	if !c.DatasetServers { // Validate refuses it with template.flows
 		return
 	}
 	for i, name := range r.CCAs {
 		flows[i]["rwnd"] = DatasetRwnd(r.Direction)
-		if name == "pcc" {
-			flows[i]["cca"] = datasetPCC
+		if h := hostsName(name); h != "" {
+			flows[i]["cca"] = h
 		}
 		l := datasetServerLimit(r, name)
 		if l.RateBps > 0 {
