@@ -114,13 +114,12 @@ func (w *rcvWindow) onInOrder(now time.Duration, rcvNxt uint64) {
 	w.spaceSeq, w.spaceTime = rcvNxt, now
 }
 
-// window is the window to advertise in an ACK sent at now: the offered
-// window less the out-of-order data held (__tcp_select_window: the
-// buffer's free space bounds it). As with a static window (NoAutoTune),
-// the right edge may move back while out-of-order data accumulates, which
-// Linux avoids (tcp_select_window does not shrink the offered window):
-// kept so that once autotuning reaches the ceiling the receiver behaves
-// exactly as before. The ACK starts an RTT sample if none is running.
+// window is the buffer's free space at now: the autotuned window less the
+// out-of-order data held (__tcp_select_window: the free space bounds it).
+// Its right edge may move back while out-of-order data accumulates; the
+// receiver does not let the offered window shrink (Receiver.offeredWindow,
+// Linux tcp_select_window), and maxEdge, the largest edge this has given,
+// is that kept edge too. The ACK starts an RTT sample if none is running.
 func (w *rcvWindow) window(now time.Duration, rcvNxt uint64, ooo int) int {
 	wnd := max(min(w.ssthresh, w.clamp)-ooo, 0)
 	w.maxEdge = max(w.maxEdge, rcvNxt+uint64(wnd))
