@@ -40,15 +40,21 @@ func DatasetCCAs() []DatasetCCA {
 	}
 }
 
+// datasetCCA is the table's row for a dataset name.
+func datasetCCA(name string) (DatasetCCA, bool) {
+	for _, d := range DatasetCCAs() {
+		if d.Dataset == name {
+			return d, true
+		}
+	}
+	return DatasetCCA{}, false
+}
+
 // hostsName is the registry name of what the dataset's hosts ran under a
 // dataset name, when it differs from what the name selects ("": none).
 func hostsName(name string) string {
-	for _, d := range DatasetCCAs() {
-		if d.Dataset == name {
-			return d.Hosts
-		}
-	}
-	return ""
+	d, _ := datasetCCA(name)
+	return d.Hosts
 }
 
 // DatasetNames lists the dataset's CCA names in its order.
@@ -67,10 +73,8 @@ func RegistryName(name string) string {
 	if _, ok := cc.Lookup(name); ok {
 		return name
 	}
-	for _, d := range DatasetCCAs() {
-		if d.Dataset == name {
-			return d.Registry
-		}
+	if d, ok := datasetCCA(name); ok {
+		return d.Registry
 	}
 	return name
 }
