@@ -56,7 +56,6 @@ type rcvWindow struct {
 	spaceTime time.Duration
 
 	rtt       time.Duration // rcv_rtt_est (minimum of the samples), 0 until measured
-	maxEdge   uint64        // largest right edge offered (RCV.NXT + window)
 	probeEdge uint64        // data beyond it ends the current sample
 	probeTime time.Duration // when the ACK that started the sample left
 	probing   bool
@@ -114,17 +113,20 @@ func (w *rcvWindow) onInOrder(now time.Duration, rcvNxt uint64) {
 	w.spaceSeq, w.spaceTime = rcvNxt, now
 }
 
-// window is the buffer's free space at now: the autotuned window less the
+// window is the buffer's free space: the autotuned window less the
 // out-of-order data held (__tcp_select_window: the free space bounds it).
 // Its right edge may move back while out-of-order data accumulates; the
-// receiver does not let the offered window shrink (Receiver.offeredWindow,
-// Linux tcp_select_window), and maxEdge, the largest edge this has given,
-// is that kept edge too. The ACK starts an RTT sample if none is running.
-func (w *rcvWindow) window(now time.Duration, rcvNxt uint64, ooo int) int {
-	wnd := max(min(w.ssthresh, w.clamp)-ooo, 0)
-	w.maxEdge = max(w.maxEdge, rcvNxt+uint64(wnd))
+// receiver keeps the edge it offered (Receiver.offeredWindow, Linux
+// tcp_select_window) and tells offered.
+func (w *rcvWindow) window(ooo int) int {
+	return max(min(w.ssthresh, w.clamp)-ooo, 0)
+}
+
+// offered notes an ACK sent at now whose window ends at edge, the largest
+// right edge offered so far: it starts an RTT sample if none is running,
+// which data beyond that edge ends.
+func (w *rcvWindow) offered(now time.Duration, edge uint64) {
 	if !w.probing {
-		w.probing, w.probeEdge, w.probeTime = true, w.maxEdge, now
+		w.probing, w.probeEdge, w.probeTime = true, edge, now
 	}
-	return wnd
 }

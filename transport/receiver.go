@@ -238,12 +238,15 @@ func (r *Receiver) offeredWindow(now time.Duration) int {
 	if r.cfg.NoAutoTune {
 		wnd = max(r.cfg.Rwnd-int(r.ooo.bytes()), 0)
 	} else {
-		wnd = r.win.window(now, r.rcvNxt, int(r.ooo.bytes()))
+		wnd = r.win.window(int(r.ooo.bytes()))
 	}
 	if edge := r.rcvNxt + uint64(wnd); edge >= r.edge {
 		r.edge = edge
 	} else {
 		wnd = int(r.edge - r.rcvNxt)
+	}
+	if !r.cfg.NoAutoTune {
+		r.win.offered(now, r.edge)
 	}
 	return wnd
 }
